@@ -1,0 +1,1 @@
+"""Plotly figure builders: pure functions (arrays, options) -> go.Figure; numpy and plotly only."""

@@ -1,0 +1,83 @@
+"""The decision-boundary figure shared by every classification lesson.
+
+The decision function f is drawn as a diverging colour field centred at f = 0, with the boundary
+f = 0 (solid) and the margins f = ±1 (dashed) as contour lines of the same grid values the model
+produced. Classes keep the same colours on every page; support vectors are ringed, free and
+bounded ones told apart.
+"""
+
+import numpy as np
+import plotly.graph_objects as go
+
+CLASS_COLORS = {-1: "#2166ac", 1: "#d6604d"}
+CLASS_LABELS = {-1: "y = −1", 1: "y = +1"}
+# blue for f < 0 (class −1), white at f = 0, red for f > 0 (class +1)
+DIVERGING = [[0.0, "#4393c3"], [0.25, "#92c5de"], [0.5, "#f7f7f7"], [0.75, "#f4a582"], [1.0, "#d6604d"]]
+F_RANGE = 2.0
+CLICK_LAYER = "click to add a point"
+CLICK_CELLS = 30
+
+
+def class_traces(X, y, *, size=8):
+    """One scatter trace per class, in the project's class colours."""
+    traces = []
+    for label in (-1, 1):
+        mask = y == label
+        traces.append(go.Scatter(
+            x=X[mask, 0], y=X[mask, 1], mode="markers", name=CLASS_LABELS[label],
+            marker=dict(color=CLASS_COLORS[label], size=size, line=dict(color="white", width=1)),
+            hovertemplate="x₁=%{x:.2f}, x₂=%{y:.2f}<extra>" + CLASS_LABELS[label] + "</extra>",
+        ))
+    return traces
+
+
+def click_layer(xs, ys, cells=CLICK_CELLS):
+    """An invisible grid of markers: Plotly reports clicks on points, not on empty space."""
+    gx, gy = np.meshgrid(np.linspace(xs[0], xs[-1], cells), np.linspace(ys[0], ys[-1], cells))
+    return go.Scatter(
+        x=gx.ravel().astype(np.float32), y=gy.ravel().astype(np.float32), mode="markers", name=CLICK_LAYER,
+        marker=dict(size=14, color="rgba(0,0,0,0)"), hoverinfo="none", showlegend=False,
+    )
+
+
+def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=None, clickable=True,
+                    height=460):
+    """Decision function Z (len(ys), len(xs)) over the grid axes xs, ys with the training points.
+
+    free_sv / bounded_sv: index arrays into X of free (0 < α < C) and bounded (α = C) support vectors.
+    """
+    Z = np.asarray(Z, dtype=np.float32)
+    xs = np.asarray(xs, dtype=np.float32)
+    ys = np.asarray(ys, dtype=np.float32)
+    fig = go.Figure()
+    fig.add_trace(go.Contour(
+        x=xs, y=ys, z=Z, zmin=-F_RANGE, zmax=F_RANGE, colorscale=DIVERGING, name="f(x)",
+        contours=dict(coloring="heatmap", start=-1, end=1, size=2, showlabels=True,
+                      labelfont=dict(size=11, color="#333")),
+        line=dict(color="#333", width=1.2, dash="dash"), colorbar=dict(title="f(x)", thickness=12, len=0.8),
+        hovertemplate="x₁=%{x:.2f}, x₂=%{y:.2f}<br>f=%{z:.3f}<extra></extra>",
+    ))
+    fig.add_trace(go.Contour(
+        x=xs, y=ys, z=Z, showscale=False, name="f(x) = 0", hoverinfo="skip",
+        contours=dict(coloring="none", start=0, end=0, size=1), line=dict(color="black", width=3),
+    ))
+    for trace in class_traces(X, y):
+        fig.add_trace(trace)
+    rings = [(free_sv, "free SV (0 < α < C)", "black", "solid"),
+             (bounded_sv, "bounded SV (α = C)", "#7b3294", "dot")]
+    for idx, name, color, dash in rings:
+        if idx is not None and len(idx):
+            fig.add_trace(go.Scatter(
+                x=X[idx, 0], y=X[idx, 1], mode="markers", name=name, hoverinfo="skip",
+                marker=dict(symbol="circle-open", size=16, color=color, line=dict(width=2.5, color=color)),
+            ))
+    if clickable:
+        fig.add_trace(click_layer(xs, ys))
+    fig.update_layout(
+        title=title, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
+        xaxis=dict(title="x₁", range=[float(xs[0]), float(xs[-1])], constrain="domain"),
+        yaxis=dict(title="x₂", range=[float(ys[0]), float(ys[-1])], scaleanchor="x", scaleratio=1),
+        uirevision="boundary", clickmode="event+select", dragmode="pan",
+    )
+    return fig

@@ -1,0 +1,107 @@
+"""Input checks shared by every public entry point of kernel_core.
+
+Each check raises ``ValueError`` naming what it found and how to fix it, so a page
+can show the message to a student as it is.
+"""
+
+import math
+
+import numpy as np
+
+MAX_SAMPLES = 20_000
+MAX_FEATURES = 1_000
+
+
+def check_array(X, name="X", *, ndim=2, allow_empty=False):
+    """Return X as a finite float64 array of the given ndim (1-D input is promoted for ndim=2)."""
+    try:
+        A = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be numeric; could not convert it to numbers ({exc}).") from None
+    if ndim == 2 and A.ndim == 1:
+        A = A.reshape(-1, 1)
+    if A.ndim != ndim:
+        raise ValueError(f"{name} must be a {ndim}-D array; got shape {A.shape}.")
+    if not allow_empty and A.size == 0:
+        raise ValueError(f"{name} is empty (shape {A.shape}); give at least one sample.")
+    if A.ndim == 2 and (A.shape[0] > MAX_SAMPLES or A.shape[1] > MAX_FEATURES):
+        raise ValueError(
+            f"{name} has shape {A.shape}; the limit is {MAX_SAMPLES} samples and "
+            f"{MAX_FEATURES} features. Use fewer points."
+        )
+    if not np.all(np.isfinite(A)):
+        bad = int(np.count_nonzero(~np.isfinite(A)))
+        raise ValueError(f"{name} contains {bad} NaN or infinite value(s); remove or replace them.")
+    return A
+
+
+def check_pair(X, Y=None):
+    """Validate the two inputs of a kernel; Y=None means Y = X."""
+    X = check_array(X, "X")
+    if Y is None:
+        return X, X
+    Y = check_array(Y, "Y")
+    if X.shape[1] != Y.shape[1]:
+        raise ValueError(
+            f"X and Y must have the same number of features; got {X.shape[1]} and {Y.shape[1]}."
+        )
+    return X, Y
+
+
+def check_labels(y, n=None):
+    """Return y as a float64 vector of -1/+1 labels with both classes present."""
+    y = check_array(y, "y", ndim=1)
+    if n is not None and y.shape[0] != n:
+        raise ValueError(f"X has {n} samples but y has {y.shape[0]} labels; give one label per sample.")
+    values = np.unique(y)
+    if not np.all(np.isin(values, (-1.0, 1.0))):
+        shown = np.array2string(values[:6], separator=" ")
+        raise ValueError(
+            f"y must contain only -1 and +1; got {shown}. Map 0/1 labels with y = 2*y - 1."
+        )
+    if values.size < 2:
+        raise ValueError(
+            f"y contains only the class {values[0]:+g}; a classifier needs points of both classes."
+        )
+    return y
+
+
+def check_X_y(X, y):
+    """Validate a classification training set: X (n, d) finite, y (n,) in {-1, +1}."""
+    X = check_array(X, "X")
+    return X, check_labels(y, X.shape[0])
+
+
+def check_targets(X, y):
+    """Validate a regression training set: X (n, d) and real targets y (n,)."""
+    X = check_array(X, "X")
+    y = check_array(y, "y", ndim=1)
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} samples but y has {y.shape[0]} targets; give one per sample.")
+    return X, y
+
+
+def check_positive(value, name, *, allow_inf=False, allow_zero=False):
+    """Return value as a float that is > 0 (or >= 0), finite unless allow_inf."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number; got {value!r}.") from None
+    if math.isnan(v) or (math.isinf(v) and not (allow_inf and v > 0)):
+        extra = " (use np.inf for the hard margin)" if allow_inf else ""
+        raise ValueError(f"{name} must be a finite positive number{extra}; got {value!r}.")
+    if v < 0 or (v == 0 and not allow_zero):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{name} must be {bound}; got {value!r}.")
+    return v
+
+
+def check_int(value, name, *, low=1, high=None):
+    """Return value as an int in [low, high]."""
+    if isinstance(value, bool) or not float(value).is_integer():
+        raise ValueError(f"{name} must be a whole number; got {value!r}.")
+    v = int(value)
+    if v < low or (high is not None and v > high):
+        rng = f"between {low} and {high}" if high is not None else f">= {low}"
+        raise ValueError(f"{name} must be {rng}; got {v}.")
+    return v

@@ -1,0 +1,99 @@
+"""Every kernel against scikit-learn's pairwise kernels, and the registry's contract."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from sklearn.metrics import pairwise
+
+from kernel_core import kernels
+from kernel_core.mercer import check_psd
+
+RNG = np.random.default_rng(0)
+X = RNG.normal(size=(17, 3))
+Y = RNG.normal(size=(11, 3))
+
+CASES = [
+    (kernels.linear_kernel, pairwise.linear_kernel, {}),
+    (kernels.polynomial_kernel, pairwise.polynomial_kernel, {"degree": 3, "gamma": None, "coef0": 1.0}),
+    (kernels.polynomial_kernel, pairwise.polynomial_kernel, {"degree": 2, "gamma": 0.7, "coef0": 0.0}),
+    (kernels.rbf_kernel, pairwise.rbf_kernel, {"gamma": None}),
+    (kernels.rbf_kernel, pairwise.rbf_kernel, {"gamma": 2.5}),
+    (kernels.laplacian_kernel, pairwise.laplacian_kernel, {"gamma": None}),
+    (kernels.laplacian_kernel, pairwise.laplacian_kernel, {"gamma": 0.3}),
+    (kernels.sigmoid_kernel, pairwise.sigmoid_kernel, {"gamma": None, "coef0": 1.0}),
+    (kernels.sigmoid_kernel, pairwise.sigmoid_kernel, {"gamma": 0.2, "coef0": -1.0}),
+]
+
+
+@pytest.mark.parametrize(("ours", "theirs", "params"), CASES)
+def test_kernel_equals_sklearn_pairwise(ours, theirs, params):
+    np.testing.assert_allclose(ours(X, Y, **params), theirs(X, Y, **params), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(ours(X, **params), theirs(X, **params), rtol=1e-12, atol=1e-12)
+
+
+def test_exponential_kernel_uses_the_euclidean_norm():
+    expected = np.exp(-0.5 * pairwise.euclidean_distances(X, Y))
+    np.testing.assert_allclose(kernels.exponential_kernel(X, Y, gamma=0.5), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_default_gamma_is_one_over_n_features():
+    np.testing.assert_allclose(kernels.rbf_kernel(X, Y), kernels.rbf_kernel(X, Y, gamma=1 / 3), rtol=0, atol=0)
+
+
+def test_squared_distances_never_negative_and_zero_on_the_diagonal():
+    # points far from the origin and close together make the expansion cancel badly
+    Z = 1e6 + RNG.normal(scale=1e-3, size=(40, 2))
+    D = kernels.squared_distances(Z, Z)
+    assert D.min() >= 0.0
+    np.testing.assert_array_equal(np.diag(D), 0.0)
+    assert np.all(kernels.rbf_kernel(Z, gamma=1.0) <= 1.0)
+
+
+@pytest.mark.parametrize("name", sorted(kernels.KERNELS))
+def test_registry_kernel_accepts_y_none_and_is_symmetric(name):
+    k = kernels.make_kernel(name, gamma=0.5, degree=2, coef0=1.0)
+    K = k(X)
+    np.testing.assert_allclose(K, K.T, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(k(X, X), K, rtol=1e-12, atol=1e-12)
+
+
+def test_make_kernel_passes_callables_through_and_rejects_unknown_names():
+    def k(A, B=None):
+        return kernels.linear_kernel(A, B)
+
+    assert kernels.make_kernel(k) is k
+    with pytest.raises(ValueError, match="Unknown kernel 'gauss'"):
+        kernels.make_kernel("gauss")
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "match"),
+    [
+        ((np.array([[np.nan, 1.0]]),), {}, "NaN or infinite"),
+        ((np.array([[np.inf, 1.0]]),), {}, "NaN or infinite"),
+        ((np.empty((0, 2)),), {}, "empty"),
+        ((X, np.ones((2, 4))), {}, "same number of features"),
+        ((X,), {"gamma": -1.0}, "gamma must be >= 0"),
+        ((X,), {"gamma": float("nan")}, "gamma must be a finite"),
+        ((np.array([["a", "b"]]),), {}, "must be numeric"),
+    ],
+)
+def test_bad_input_raises_value_error_with_the_fix(args, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        kernels.rbf_kernel(*args, **kwargs)
+
+
+finite = st.floats(min_value=-5, max_value=5, allow_nan=False)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    points=arrays(np.float64, st.tuples(st.integers(1, 12), st.integers(1, 3)), elements=finite),
+    gamma=st.floats(min_value=1e-3, max_value=10),
+    name=st.sampled_from(["linear", "poly", "rbf", "laplacian", "exponential"]),
+)
+def test_valid_kernels_give_psd_gram_matrices(points, gamma, name):
+    K = kernels.make_kernel(name, gamma=gamma, degree=2, coef0=1.0)(points)
+    assert check_psd(K).is_psd
