@@ -98,10 +98,27 @@ def check_positive(value, name, *, allow_inf=False, allow_zero=False):
 
 def check_int(value, name, *, low=1, high=None):
     """Return value as an int in [low, high]."""
-    if isinstance(value, bool) or not float(value).is_integer():
+    try:
+        whole = not isinstance(value, bool) and float(value).is_integer()
+    except (TypeError, ValueError):
+        whole = False
+    if not whole:
         raise ValueError(f"{name} must be a whole number; got {value!r}.")
     v = int(value)
     if v < low or (high is not None and v > high):
         rng = f"between {low} and {high}" if high is not None else f">= {low}"
         raise ValueError(f"{name} must be {rng}; got {v}.")
     return v
+
+
+def check_predict_input(model, X, fitted_attr, X_fit):
+    """Validate X for predicting with a fitted model: fitted, finite, same features as the training X."""
+    if not hasattr(model, fitted_attr):
+        raise ValueError(f"This {type(model).__name__} is not fitted yet; call fit first.")
+    X = check_array(X)
+    if X.shape[1] != X_fit.shape[1]:
+        raise ValueError(
+            f"X has {X.shape[1]} features but the model was fitted on {X_fit.shape[1]}; "
+            "pass points with the same number of columns."
+        )
+    return X

@@ -1,0 +1,144 @@
+"""Kernelized Pegasos: SGD for the kernel SVM, Algorithm 1 of Lecture 8 (§1.4).
+
+Notation (n samples, T steps)
+    K       (n, n)  Gram matrix K[i, j] = K(x_i, x_j)
+    y       (n,)    labels in {-1, +1}
+    lam     float   λ > 0, regularization strength
+    t       int     step, 1..T
+    beta    (n,)    β^t: sum of y_i over the steps that updated i (β^1 = 0)
+    alpha   (n,)    α^t = β^t / (λ t), signed: f_t(x) = Σ_j α^t_j K(x_j, x)
+    alpha_  (n,)    α̂ = (1/T) Σ_t α^t, the averaged output of Algorithm 1
+
+Objective. The notes write (1) as λ‖w‖² + (1/n) Σ hinge, but the step 1/(λt) is the
+Pegasos step for λ/2 ‖w‖² + (1/n) Σ_i max(0, 1 − y_i f(x_i)), so that is the objective
+reported here, with ‖w‖² = αᵀKα. Since the objective is λ times ½‖w‖² + C Σ ξ_i with
+C = 1/(λn), its minimum is λ times the optimal value of the SVM without offset.
+
+Unlike the SVM dual's α (≥ 0, multiplied by y_i in f), these α already carry the sign y_i.
+"""
+
+import numpy as np
+
+from .kernels import make_kernel
+from .validation import check_predict_input, check_int, check_positive, check_X_y
+
+MAX_ITER = 200_000
+HISTORY_POINTS = 500
+SNAPSHOTS = 100
+
+
+def _steps(T, m):
+    """Up to m evenly spaced steps in 1..T, always including 1 and T."""
+    return np.unique(np.rint(np.linspace(1, T, min(T, m))).astype(int))
+
+
+class KernelPegasos:
+    """Kernel SVM trained by Algorithm 1 (SGD with step 1/(λt)), output α̂.
+
+    Parameters
+    ----------
+    kernel : registry name ("rbf", "poly", "linear", ...) or callable (X, Y) -> Gram.
+    lam : λ > 0; larger λ means a smoother f and a wider margin.
+    n_iter : T, the number of SGD steps (one sampled example each), at most 200 000.
+    gamma, degree, coef0 : kernel parameters, as in kernel_core.kernels.
+    random_state : seed of np.random.default_rng that draws i ~ Unif[n] each step.
+
+    Attributes
+    ----------
+    alpha_ : (n,) α̂ = (1/T) Σ_{t=1}^T α^t; f(x) = Σ_j α̂_j K(x_j, x), no offset.
+    alpha_last_ : (n,) α^T = β^T / (λT), the last iterate Algorithm 1 computes (the one
+        tested at step T and included in α̂); it excludes step T's own update.
+    beta_ : (n,) β^{T+1}, the counts after the last step (includes step T's update).
+    n_iter_ : T.
+    history_ : dict of arrays. At up to 500 evenly spaced steps "t" (1 and T included):
+        "i" sampled index, "margin" y_i Σ_j α^t_j K(x_j, x_i), "updated" (margin < 1),
+        "objective_last" and "objective_avg" (the objective at α^t and at
+        α̂_t = (1/t) Σ_{s≤t} α^s), "violations" (#j with y_j f_t(x_j) < 1 under α^t).
+        At up to 100 evenly spaced steps "snapshot_t": "alpha" (α^t) and "alpha_avg" (α̂_t),
+        shape (len(snapshot_t), n).
+    """
+
+    def __init__(self, kernel="rbf", *, lam=0.01, n_iter=1000, gamma=None, degree=3, coef0=1.0,
+                 random_state=None):
+        self.kernel = kernel
+        self.lam = lam
+        self.n_iter = n_iter
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        X, y = check_X_y(X, y)
+        lam = check_positive(self.lam, "lam")
+        T = check_int(self.n_iter, "n_iter", low=1, high=MAX_ITER)
+        self._k = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
+        K = np.asarray(self._k(X, X), dtype=np.float64)
+        n = X.shape[0]
+        # batch draws equal T successive rng.integers(n) calls, i.e. one i ~ Unif[n] per step
+        idx = np.random.default_rng(self.random_state).integers(0, n, size=T)
+
+        record = np.zeros(T + 1, dtype=bool)
+        record[_steps(T, HISTORY_POINTS)] = True
+        snap = np.zeros(T + 1, dtype=bool)
+        snap[_steps(T, SNAPSHOTS)] = True
+        rows, alphas, alphas_avg = [], [], []
+
+        beta = np.zeros(n)
+        Kbeta = np.zeros(n)        # Kβ^t, kept current with one column per update
+        bKb = 0.0                  # β^tᵀKβ^t, kept current in O(1) per update
+        alpha_sum = np.zeros(n)    # Σ_{s≤t} α^s
+        Kalpha_sum = np.zeros(n)   # Σ_{s≤t} Kα^s
+        for t in range(1, T + 1):
+            i = idx[t - 1]
+            scale = 1.0 / (lam * t)            # α^t = β^t / (λt)
+            alpha_sum += scale * beta
+            Kalpha_sum += scale * Kbeta
+            margin = y[i] * Kbeta[i] * scale   # y_i Σ_j α^t_j K(x_j, x_i), condition (6)
+            updated = margin < 1.0
+            if record[t]:
+                f_last = scale * Kbeta
+                f_avg = Kalpha_sum / t
+                hinge_last = np.maximum(0.0, 1.0 - y * f_last).mean()
+                hinge_avg = np.maximum(0.0, 1.0 - y * f_avg).mean()
+                rows.append((t, i, margin, updated,
+                             0.5 * lam * scale * scale * bKb + hinge_last,
+                             0.5 * lam * (alpha_sum @ f_avg) / t + hinge_avg,
+                             int(np.count_nonzero(y * f_last < 1.0))))
+            if snap[t]:
+                alphas.append(scale * beta)
+                alphas_avg.append(alpha_sum / t)
+            if updated:
+                # (β + y_i e_i)ᵀK(β + y_i e_i) = βᵀKβ + 2 y_i (Kβ)_i + K_ii
+                bKb += 2.0 * y[i] * Kbeta[i] + K[i, i]
+                Kbeta += y[i] * K[:, i]
+                beta[i] += y[i]
+
+        self.X_fit_ = X
+        self.alpha_ = alpha_sum / T
+        self.alpha_last_ = alphas[-1]  # step T is always snapshotted, before its update
+        self.beta_ = beta
+        self.n_iter_ = T
+        cols = list(zip(*rows))
+        self.history_ = {
+            "t": np.array(cols[0]),
+            "i": np.array(cols[1]),
+            "margin": np.array(cols[2]),
+            "updated": np.array(cols[3], dtype=bool),
+            "objective_last": np.array(cols[4]),
+            "objective_avg": np.array(cols[5]),
+            "violations": np.array(cols[6]),
+            "snapshot_t": np.flatnonzero(snap),
+            "alpha": np.array(alphas),
+            "alpha_avg": np.array(alphas_avg),
+        }
+        return self
+
+    def decision_function(self, X):
+        """f(x) = Σ_j α̂_j K(x_j, x) for each row x of X."""
+        X = check_predict_input(self, X, "alpha_", getattr(self, "X_fit_", None))
+        return np.asarray(self._k(X, self.X_fit_), dtype=np.float64) @ self.alpha_
+
+    def predict(self, X):
+        """sign(f(x)) in {-1, +1} (f = 0 goes to +1)."""
+        return np.where(self.decision_function(X) >= 0.0, 1.0, -1.0)

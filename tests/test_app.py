@@ -1,0 +1,98 @@
+"""Every page under Streamlit's AppTest, driven through app.py's navigation: it renders without an
+exception, and each of its sliders moved from one extreme to the other changes what the page draws."""
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import SelectSlider
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("[0-9]_*.py"))
+
+
+def open_page(page):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page(page)
+    at.run()
+    return at
+
+
+def drawn(at):
+    """What the page shows: every figure's JSON, and the numbers and tables around them."""
+    parts = [c.proto.spec for c in at.get("plotly_chart")]
+    for kind in ("metric", "dataframe", "table", "markdown", "latex", "code"):
+        parts.extend(str(e.proto) for e in at.main.get(kind))
+    return parts
+
+
+def figures(at):
+    return [c.proto.spec for c in at.get("plotly_chart")]
+
+
+def option_value(widget, label):
+    """The option whose formatted label is `label` (AppTest keeps only the labels of a select_slider)."""
+    candidates = [label]
+    try:
+        candidates.append(float(label))
+    except ValueError:
+        candidates.append(float("inf"))
+    for value in candidates:
+        try:
+            if widget.format_func(value) == label:
+                return value
+        except (TypeError, ValueError):
+            continue
+    raise AssertionError(f"cannot recover the value of option {label!r} of {widget.key}")
+
+
+def extremes(widget):
+    if isinstance(widget, SelectSlider):
+        return option_value(widget, widget.options[0]), option_value(widget, widget.options[-1])
+    return widget.min, widget.max
+
+
+def sliders(at):
+    return [w for w in (*at.main.slider, *at.main.select_slider) if w.key is not None and not w.disabled]
+
+
+def test_every_lesson_is_a_page():
+    assert len(PAGES) == 6
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_renders_a_figure_without_exception(page):
+    at = open_page(page)
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert figures(at), "the page drew no figure"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_each_slider_at_its_extremes_redraws_without_exception(page):
+    at = open_page(page)
+    keys = [w.key for w in sliders(at)]
+    assert keys, "the page has no slider"
+    for key in keys:
+        at = open_page(page)
+        low, high = extremes(at.get_by_key(key))
+        seen = []
+        for value in (low, high):
+            widget = at.get_by_key(key)
+            widget.set_value(value).run()
+            assert not at.exception, f"{key}={value}: {at.exception}"
+            seen.append((figures(at), drawn(at)))
+        (fig_low, all_low), (fig_high, all_high) = seen
+        assert fig_low != fig_high or all_low != all_high, f"moving {key} from {low} to {high} changed nothing"
+
+
+def test_sidebar_controls_reach_the_page_and_keep_values_across_pages():
+    at = open_page("pages/3_primal_dual.py")
+    before = figures(at)
+    at.sidebar.slider(key="n").set_value(200).run()
+    assert not at.exception
+    assert figures(at) != before
+    at.switch_page("pages/5_mercer.py")
+    at.run()
+    assert at.sidebar.slider(key="n").value == 200
