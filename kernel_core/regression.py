@@ -1,0 +1,377 @@
+"""Kernel regression: LMS with features and with kernels, kernel ridge, kernel logistic regression.
+
+Notation (n training points, p features, m query points, T steps)
+    Phi    (n, p)  Φ, row i is φ(x_i)
+    theta  (p,)    θ, weights in feature space; f(x) = θᵀφ(x)
+    K      (n, n)  Gram matrix K[i, j] = K(x_i, x_j) = φ(x_i)·φ(x_j)
+    beta   (n,)    β, representer coefficients: θ = Σ_j β_j φ(x_j), f(x) = Σ_j β_j K(x_j, x)
+    y      (n,)    real targets (regression) or labels in {-1, +1} (logistic)
+    eta    float   η > 0, the step (the notes call it α; here α belongs to the SVM duals)
+    lam    float   λ > 0, the regularization strength
+    t      int     step, 0..T
+
+The notes (CS229 kernel methods; ECE 5984 "Kernel linear regression") start from θ = 0,
+so θ stays in the span of the φ(x_i) and every LMS step on θ is a step on β. The
+iterative models run exactly n_iter steps, as the notes' loop does, and keep a history_
+the pages replay. A step that blows the objective up raises ValueError (never NaN).
+"""
+
+import numpy as np
+
+from .kernels import make_kernel
+from .validation import check_array, check_int, check_predict_input, check_labels, check_positive, check_targets
+
+MAX_ITER = 1_000_000
+HISTORY_POINTS = 101
+# no stable run grows its objective this far above the value at θ = 0
+_BLOWUP = 1e8
+
+
+def _steps(T):
+    """Up to HISTORY_POINTS evenly spaced steps in 0..T, always including 0 and T."""
+    return np.unique(np.rint(np.linspace(0, T, min(T + 1, HISTORY_POINTS))).astype(int))
+
+
+def _sample_order(n, T, random_state):
+    """Sample indices for T stochastic steps: shuffled sweeps over the data, as in CS229's
+    'for i = 1 to n' loop with the order drawn from np.random.default_rng(random_state)."""
+    rng = np.random.default_rng(random_state)
+    sweeps = -(-T // n)
+    return np.concatenate([rng.permutation(n) for _ in range(sweeps)])[:T]
+
+
+def _limit(top):
+    return 2.0 / top if top > 0 else np.inf
+
+
+def max_stable_eta(K, *, stochastic=False):
+    """The largest step for which kernel LMS (or LMS on Φ with K = ΦΦᵀ) cannot diverge.
+
+    Batch: the residual r = y − Kβ evolves as r ← (I − ηK) r, which never grows iff
+    |1 − ημ| ≤ 1 for every eigenvalue μ of K, i.e. η ≤ 2/λ_max(K).
+    Stochastic: the step on sample i scales its own residual by 1 − ηK_ii, which never grows
+    for η ≤ 2/max_i K_ii. Unlike the batch bound this one is sufficient, not sharp: a somewhat
+    larger η may still converge. Returns inf when K is zero (every step is then a no-op).
+    """
+    K = check_array(K, "K")
+    if K.shape[0] != K.shape[1]:
+        raise ValueError(f"K must be a square Gram matrix; got shape {K.shape}.")
+    top = np.max(np.diag(K)) if stochastic else np.linalg.eigvalsh(K)[-1]
+    return _limit(top)
+
+
+def _resolve_eta(eta, limit):
+    """eta=None picks half the stable limit() (1/λ_max for batch), well inside the stable range."""
+    if eta is None:
+        bound = limit()
+        return 0.5 * bound if np.isfinite(bound) else 1.0
+    return check_positive(eta, "eta")
+
+
+def _descend(params, step, objective, T, eta, limit, what):
+    """Apply step(params, t) in place for t = 0..T−1, recording the objective and params.
+
+    limit is a callable returning the stable step bound, quoted if the run blows up.
+    """
+    steps = _steps(T)
+    record = np.zeros(T + 1, dtype=bool)
+    record[steps] = True
+    start = objective(params)
+    values, snapshots = [start], [params.copy()]
+    # overflow is caught below through the objective, with a message instead of a warning
+    with np.errstate(over="ignore", invalid="ignore"):
+        for t in range(1, T + 1):
+            step(params, t - 1)
+            if record[t]:
+                value = objective(params)
+                if not (np.isfinite(value) and value <= _BLOWUP * start):
+                    raise ValueError(
+                        f"{what} diverged: the objective went from {start:.4g} to {value:.4g} "
+                        f"by step {t} with eta={eta:.4g}. Use a smaller eta; steps are stable "
+                        f"below {limit():.4g}."
+                    )
+                values.append(value)
+                snapshots.append(params.copy())
+    return steps, np.array(values), np.array(snapshots)
+
+
+class LMS:
+    """Least mean squares on explicit features: gradient descent on L(θ) = ½ Σ_i (y_i − θᵀφ(x_i))².
+
+    Batch (CS229 "LMS with features"): θ ← θ + η Σ_i (y_i − θᵀφ(x_i)) φ(x_i) = θ + η Φᵀ(y − Φθ).
+    Stochastic: one sample i per step, θ ← θ + η (y_i − θᵀφ(x_i)) φ(x_i).
+
+    Parameters
+    ----------
+    eta : step η > 0; None picks half the stable limit (1/λ_max(ΦΦᵀ), or 1/max‖φ_i‖²).
+    n_iter : T, the number of steps (one pass over all samples, or one sample, per step).
+    stochastic : one sample per step instead of the full sum.
+    random_state : seed of np.random.default_rng for the sample order (shuffled sweeps).
+
+    Attributes
+    ----------
+    theta_ : (p,) θ after T steps, from θ = 0.
+    eta_ : the step used.
+    history_ : dict of arrays at up to 101 evenly spaced steps "t" (0 and T included):
+        "loss" L(θ_t) and "theta" (len(t), p).
+    """
+
+    def __init__(self, *, eta=None, n_iter=100, stochastic=False, random_state=None):
+        self.eta = eta
+        self.n_iter = n_iter
+        self.stochastic = stochastic
+        self.random_state = random_state
+
+    def fit(self, Phi, y):
+        Phi, y = check_targets(Phi, y)
+        T = check_int(self.n_iter, "n_iter", low=1, high=MAX_ITER)
+        n, p = Phi.shape
+
+        def limit():
+            # (ΦΦᵀ)_ii = ‖φ_i‖² and λ_max(ΦΦᵀ) = ‖Φ‖₂²: max_stable_eta without forming K
+            if self.stochastic:
+                return _limit(np.max(np.einsum("ij,ij->i", Phi, Phi)))
+            return _limit(np.linalg.norm(Phi, 2) ** 2)
+
+        eta = _resolve_eta(self.eta, limit)
+
+        if self.stochastic:
+            order = _sample_order(n, T, self.random_state)
+
+            def step(theta, t):
+                i = order[t]
+                theta += eta * (y[i] - Phi[i] @ theta) * Phi[i]
+        else:
+            def step(theta, t):
+                theta += eta * (Phi.T @ (y - Phi @ theta))
+
+        def loss(theta):
+            r = y - Phi @ theta
+            return 0.5 * (r @ r)
+
+        steps, losses, thetas = _descend(np.zeros(p), step, loss, T, eta, limit, "LMS")
+        self.theta_, self.eta_ = thetas[-1], eta
+        self.history_ = {"t": steps, "loss": losses, "theta": thetas}
+        return self
+
+    def predict(self, Phi):
+        """θᵀφ(x) for each row φ(x) of Phi."""
+        if not hasattr(self, "theta_"):
+            raise ValueError("This LMS is not fitted yet; call fit(Phi, y) first.")
+        Phi = check_array(Phi, "Phi")
+        if Phi.shape[1] != self.theta_.shape[0]:
+            raise ValueError(f"Phi has {Phi.shape[1]} features but the model was fitted on "
+                             f"{self.theta_.shape[0]}; use the same feature map.")
+        return Phi @ self.theta_
+
+
+class _KernelModel:
+    """Shared parts of the models f(x) = Σ_j β_j K(x_j, x)."""
+
+    def _gram(self, X):
+        self._k = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
+        self.X_fit_ = X
+        with np.errstate(over="ignore", invalid="ignore"):   # reported just below instead
+            K = np.asarray(self._k(X, X), dtype=np.float64)
+        if not np.all(np.isfinite(K)):
+            raise ValueError("The kernel gave NaN or infinite values on X; scale X down or "
+                             "lower gamma / degree.")
+        return K
+
+    def _cross(self, X):
+        X = check_predict_input(self, X, "beta_", getattr(self, "X_fit_", None))
+        return np.asarray(self._k(self.X_fit_, X), dtype=np.float64)
+
+    def decision_function(self, X):
+        """f(x) = Σ_j β_j K(x_j, x) for each row x of X."""
+        K = self._cross(X)
+        return self.beta_ @ K
+
+    def bumps(self, X):
+        """The representer theorem's terms β_j K(x_j, x), shape (n, m); they sum to f(x)."""
+        K = self._cross(X)
+        return self.beta_[:, None] * K
+
+
+class KernelLMS(_KernelModel):
+    """LMS in the representer coordinates β (CS229 "final algorithm with kernel").
+
+    Batch: β ← β + η (y − Kβ). Stochastic: β_i ← β_i + η (y_i − Σ_j β_j K_ji) for one i per
+    step. From β = 0 these are the LMS steps on θ = Σ_j β_j φ(x_j), so the predictions
+    equal LMS on Φ whenever K = ΦΦᵀ (same η, n_iter and random_state).
+
+    Parameters
+    ----------
+    kernel : registry name ("rbf", "poly", "linear", ...) or callable (X, Y) -> Gram.
+    eta : step η > 0; None picks half of max_stable_eta(K).
+    n_iter, stochastic, random_state : as in LMS.
+    gamma, degree, coef0 : kernel parameters, as in kernel_core.kernels.
+
+    Attributes
+    ----------
+    beta_ : (n,) β after T steps, from β = 0.
+    eta_ : the step used.
+    history_ : dict of arrays at up to 101 evenly spaced steps "t" (0 and T included):
+        "loss" ½‖y − Kβ_t‖² and "beta" (len(t), n).
+    """
+
+    def __init__(self, kernel="rbf", *, eta=None, n_iter=100, gamma=None, degree=3, coef0=1.0,
+                 stochastic=False, random_state=None):
+        self.kernel = kernel
+        self.eta = eta
+        self.n_iter = n_iter
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.stochastic = stochastic
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        X, y = check_targets(X, y)
+        T = check_int(self.n_iter, "n_iter", low=1, high=MAX_ITER)
+        K = self._gram(X)
+
+        def limit():
+            return max_stable_eta(K, stochastic=self.stochastic)
+
+        eta = _resolve_eta(self.eta, limit)
+        if self.stochastic:
+            order = _sample_order(X.shape[0], T, self.random_state)
+
+            def step(beta, t):
+                i = order[t]
+                beta[i] += eta * (y[i] - K[i] @ beta)   # K symmetric: K[i] @ β = Σ_j β_j K_ji
+        else:
+            def step(beta, t):
+                beta += eta * (y - K @ beta)
+
+        def loss(beta):
+            r = y - K @ beta
+            return 0.5 * (r @ r)
+
+        steps, losses, betas = _descend(np.zeros(X.shape[0]), step, loss, T, eta, limit, "Kernel LMS")
+        self.beta_, self.eta_ = betas[-1], eta
+        self.history_ = {"t": steps, "loss": losses, "beta": betas}
+        return self
+
+    def predict(self, X):
+        return self.decision_function(X)
+
+
+class KernelRidge(_KernelModel):
+    """Kernel ridge regression: β solves (K + λI) β = y; f(x) = Σ_j β_j K(x_j, x).
+
+    In feature space it minimizes ½ Σ_i (y_i − θᵀφ(x_i))² + (λ/2)‖θ‖², whose minimizer is
+    θ = Σ_j β_j φ(x_j) with this β (scikit-learn's KernelRidge with alpha = λ).
+    The system is solved by LU (np.linalg.solve), never by inverting; LU also copes with
+    indefinite kernels such as sigmoid, where Cholesky would fail.
+
+    Attributes: beta_ (n,), X_fit_ (n, d).
+    """
+
+    def __init__(self, kernel="rbf", *, lam=1.0, gamma=None, degree=3, coef0=1.0):
+        self.kernel = kernel
+        self.lam = lam
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+
+    def fit(self, X, y):
+        X, y = check_targets(X, y)
+        lam = check_positive(self.lam, "lam")
+        A = self._gram(X)
+        A.flat[:: A.shape[0] + 1] += lam
+        try:
+            beta = np.linalg.solve(A, y)
+        except np.linalg.LinAlgError:
+            raise ValueError(
+                f"K + λI is singular for lam={lam:g} (the kernel is not positive semidefinite "
+                "here); increase lam or choose a valid kernel."
+            ) from None
+        self.beta_ = beta
+        return self
+
+    def predict(self, X):
+        return self.decision_function(X)
+
+
+def _sigmoid(s):
+    """σ(s) = 1/(1 + e^{−s}) without overflow for large |s|."""
+    return np.exp(-np.logaddexp(0.0, -s))
+
+
+class KernelLogisticRegression(_KernelModel):
+    """Kernel logistic regression by gradient descent on β.
+
+    Objective, with labels y ∈ {−1, +1} and f = Kβ:
+        J(β) = Σ_i log(1 + exp(−y_i f_i)) + (λ/2) βᵀKβ,
+    the log-loss of P(y = +1 | x) = σ(f(x)) plus (λ/2)‖θ‖² for θ = Σ_j β_j φ(x_j). This is
+    scikit-learn's LogisticRegression objective with C = 1/λ and no intercept, kernelized.
+
+    Step: gradient descent on θ, written in β. ∇_θ J = Σ_i (λβ_i − y_i σ(−y_i f_i)) φ(x_i), so
+        β ← (1 − ηλ) β + η y ∘ σ(−y ∘ Kβ).
+    With y01 = (y + 1)/2 ∈ {0, 1}, y ∘ σ(−y ∘ f) = y01 − σ(f): at λ = 0 this is the notes'
+    update β ← β + η (y − σ(Kβ)) (ECE 5984, "Kernel logistic regression"). The notes label
+    the loss ½Σ(y − σ)², but the gradient they step along is that of the log-loss used here.
+    J is (λ_max(K)/4 + λ)-smooth in θ, so it decreases at every step for η < 2/(λ_max/4 + λ).
+
+    Parameters
+    ----------
+    kernel, gamma, degree, coef0 : as in KernelLMS.
+    lam : λ > 0.
+    eta : step η > 0; None picks 1/(λ_max(K)/4 + λ), half the limit.
+    n_iter : the number of gradient steps (exactly that many are run).
+
+    Attributes
+    ----------
+    beta_ : (n,) β after n_iter steps, from β = 0.
+    eta_ : the step used.
+    classes_ : array([-1., 1.]), the column order of predict_proba.
+    history_ : dict of arrays at up to 101 evenly spaced steps "t" (0 and T included):
+        "objective" J(β_t) and "beta" (len(t), n).
+    """
+
+    def __init__(self, kernel="rbf", *, lam=0.1, eta=None, n_iter=1000, gamma=None, degree=3,
+                 coef0=1.0):
+        self.kernel = kernel
+        self.lam = lam
+        self.eta = eta
+        self.n_iter = n_iter
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+
+    def fit(self, X, y):
+        X = check_array(X)
+        y = check_labels(y, X.shape[0])
+        lam = check_positive(self.lam, "lam")
+        T = check_int(self.n_iter, "n_iter", low=1, high=MAX_ITER)
+        K = self._gram(X)
+
+        def limit():
+            return 2.0 / (max(np.linalg.eigvalsh(K)[-1], 0.0) / 4.0 + lam)
+
+        eta = _resolve_eta(self.eta, limit)
+
+        def step(beta, t):
+            beta += eta * (y * _sigmoid(-y * (K @ beta)) - lam * beta)
+
+        def objective(beta):
+            f = K @ beta
+            return np.sum(np.logaddexp(0.0, -y * f)) + 0.5 * lam * (beta @ f)
+
+        steps, values, betas = _descend(np.zeros(X.shape[0]), step, objective, T, eta, limit,
+                                        "Kernel logistic regression")
+        self.beta_, self.eta_ = betas[-1], eta
+        self.classes_ = np.array([-1.0, 1.0])
+        self.history_ = {"t": steps, "objective": values, "beta": betas}
+        return self
+
+    def predict_proba(self, X):
+        """(m, 2): columns P(y = −1 | x), P(y = +1 | x) = σ(f(x))."""
+        p = _sigmoid(self.decision_function(X))
+        return np.column_stack([1.0 - p, p])
+
+    def predict(self, X):
+        """sign(f(x)) in {-1, +1} (f = 0 goes to +1)."""
+        return np.where(self.decision_function(X) >= 0.0, 1.0, -1.0)
