@@ -1,7 +1,7 @@
 """The decision-boundary figure shared by every classification lesson.
 
-The decision function f is drawn as a diverging colour field centred at f = 0, with the boundary
-f = 0 (solid) and the margins f = ±1 (dashed) as contour lines of the same grid values the model
+The decision function f is drawn as a diverging colour field centred at f = 0 (white), with the
+boundary f = 0 and the margins f = ±1 as labelled contour lines of the same grid values the model
 produced. Classes keep the same colours on every page; support vectors are ringed, free and
 bounded ones told apart.
 """
@@ -50,16 +50,13 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
     xs = np.asarray(xs, dtype=np.float32)
     ys = np.asarray(ys, dtype=np.float32)
     fig = go.Figure()
+    # one trace carries the colour field and the three level lines, so the grid is sent once
     fig.add_trace(go.Contour(
         x=xs, y=ys, z=Z, zmin=-F_RANGE, zmax=F_RANGE, colorscale=DIVERGING, name="f(x)",
-        contours=dict(coloring="heatmap", start=-1, end=1, size=2, showlabels=True,
-                      labelfont=dict(size=11, color="#333")),
-        line=dict(color="#333", width=1.2, dash="dash"), colorbar=dict(title="f(x)", thickness=12, len=0.8),
+        contours=dict(coloring="heatmap", start=-1, end=1, size=1, showlabels=True,
+                      labelfont=dict(size=12, color="black")),
+        line=dict(color="black", width=1.5), colorbar=dict(title="f(x)", thickness=12, len=0.8),
         hovertemplate="x₁=%{x:.2f}, x₂=%{y:.2f}<br>f=%{z:.3f}<extra></extra>",
-    ))
-    fig.add_trace(go.Contour(
-        x=xs, y=ys, z=Z, showscale=False, name="f(x) = 0", hoverinfo="skip",
-        contours=dict(coloring="none", start=0, end=0, size=1), line=dict(color="black", width=3),
     ))
     for trace in class_traces(X, y):
         fig.add_trace(trace)

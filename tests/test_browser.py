@@ -34,7 +34,7 @@ def wait_idle(page):
 
 def redraws_after_a_slider_key(page):
     """Move the page's sliders one at a time with the arrow keys until a figure redraws."""
-    sliders = page.locator('[data-testid="stMain"] [role="slider"]')
+    sliders = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]')
     for i in range(min(sliders.count(), 4)):
         for key in ("ArrowRight", "ArrowLeft"):
             before = page.evaluate(FIGURES_JS)
@@ -56,7 +56,7 @@ def test_page_opens_from_navigation_and_redraws_on_slider_key(browser, app_url, 
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(app_url, wait_until="domcontentloaded")
     page.locator('[data-testid="stSidebarNav"] a', has_text=title).click()
-    page.wait_for_url(f"**/{path}**", timeout=30_000)
+    page.locator('[data-testid="stSidebarNav"] a[aria-current="page"]', has_text=title).wait_for(timeout=30_000)
     page.locator(".js-plotly-plot").first.wait_for(state="visible", timeout=60_000)
     wait_idle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
@@ -64,6 +64,10 @@ def test_page_opens_from_navigation_and_redraws_on_slider_key(browser, app_url, 
     assert redraws_after_a_slider_key(page), "no slider moved by the keyboard redrew a figure"
     assert page.locator('[data-testid="stException"]').count() == 0
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{path}.png"), full_page=True)
+    # Streamlit scrolls inside its own container: a tall viewport shows the whole page
+    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.set_viewport_size({"width": 1400, "height": min(max(height, 900), 6000)})
+    page.wait_for_timeout(1500)
+    page.screenshot(path=str(SHOTS / f"{path}.png"))
     assert not errors, errors
     page.close()

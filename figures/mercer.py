@@ -1,0 +1,102 @@
+"""Figures for lesson 5: the Gram matrix, its eigenvalue spectrum and the certificate c of a failure.
+
+Pure functions (arrays, options) -> go.Figure; arrays go out as float32.
+"""
+
+import numpy as np
+import plotly.graph_objects as go
+
+from figures.boundary import CLASS_LABELS
+
+POSITIVE = "#4d9221"
+ROUNDING = "#999999"
+NEGATIVE = "#c51b7d"
+CERT_POSITIVE = "#e08214"
+CERT_NEGATIVE = "#542788"
+# blue for negative entries, white at 0, red for positive ones; zmid=0 keeps 0 white
+GRAM_SCALE = [[0.0, "#2166ac"], [0.5, "#f7f7f7"], [1.0, "#b2182b"]]
+
+
+def gram_heatmap(K, y, *, height=420):
+    """K[i, j] with the points ordered by class; the white lines split the class blocks."""
+    K = np.asarray(K, dtype=np.float32)
+    m = K.shape[0]
+    split = int(np.count_nonzero(np.asarray(y) < 0)) - 0.5
+    fig = go.Figure(go.Heatmap(
+        z=K, colorscale=GRAM_SCALE, zmid=0.0, colorbar=dict(title="K(xᵢ, xⱼ)", thickness=12),
+        hovertemplate="i=%{y}, j=%{x}<br>K=%{z:.4g}<extra></extra>",
+    ))
+    for line in (dict(x0=split, x1=split, y0=-0.5, y1=m - 0.5), dict(x0=-0.5, x1=m - 0.5, y0=split, y1=split)):
+        fig.add_shape(type="line", line=dict(color="black", width=1.5), **line)
+    fig.update_layout(
+        height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="gram",
+        title=dict(text="Gram matrix K (class −1 first, then class +1)", font=dict(size=14)),
+        xaxis=dict(title="j", constrain="domain"),
+        yaxis=dict(title="i", autorange="reversed", scaleanchor="x", scaleratio=1),
+    )
+    return fig
+
+
+def spectrum_figure(eigenvalues, threshold, *, height=420, title="Eigenvalues of K, largest first"):
+    """|λ| on a log axis, coloured by sign: positive, within the rounding level, or truly negative.
+
+    threshold is check_psd's rtol·max|λ|: any |λ| below it is float64 rounding, not a direction.
+    """
+    lam = np.asarray(eigenvalues, dtype=np.float64)[::-1]
+    rank = np.arange(1, lam.size + 1, dtype=np.float32)
+    # exact zeros have no logarithm; draw them on the floor of the axis
+    floor = max(threshold * 1e-4, np.finfo(np.float64).tiny)
+    size = np.maximum(np.abs(lam), floor)
+    groups = [
+        (lam > threshold, "λ > 0", POSITIVE),
+        (np.abs(lam) <= threshold, "|λ| ≤ rounding level", ROUNDING),
+        (lam < -threshold, "λ < 0 (fails Mercer)", NEGATIVE),
+    ]
+    fig = go.Figure()
+    for mask, name, color in groups:
+        if mask.any():
+            fig.add_trace(go.Scatter(
+                x=rank[mask], y=size[mask].astype(np.float32), customdata=lam[mask].astype(np.float32),
+                mode="markers", name=name, marker=dict(color=color, size=6),
+                hovertemplate="rank %{x}<br>λ = %{customdata:.4g}<extra></extra>",
+            ))
+    level = float(max(threshold, floor))
+    fig.add_hline(y=level, line=dict(color=ROUNDING, dash="dot"))
+    # on a log axis an annotation's y is log10 of the value
+    fig.add_annotation(x=1, xref="paper", y=float(np.log10(level)), yref="y", text="rounding level rtol·max|λ|",
+                       showarrow=False, xanchor="right", yanchor="bottom", font=dict(color="#666", size=11))
+    fig.update_layout(
+        height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="spectrum",
+        title=dict(text=title, font=dict(size=14)),
+        legend=dict(orientation="h", yanchor="top", y=-0.15, x=0),
+        xaxis=dict(title="rank"), yaxis=dict(title="|λ| (log scale)", type="log", exponentformat="power"),
+    )
+    return fig
+
+
+def certificate_figure(X, y, c, quadratic_form, *, height=420):
+    """The points sized by |cᵢ| and coloured by the sign of cᵢ (circles: class −1, diamonds: class +1):
+    the combination Σ cᵢ φ(xᵢ) whose squared length cᵀKc would be negative."""
+    c = np.asarray(c, dtype=np.float64)
+    y = np.asarray(y)
+    scale = float(np.max(np.abs(c))) or 1.0
+    fig = go.Figure()
+    for sign, name, color in ((1, "cᵢ > 0", CERT_POSITIVE), (-1, "cᵢ < 0", CERT_NEGATIVE)):
+        for label, symbol in ((-1, "circle"), (1, "diamond")):
+            mask = (np.sign(c) == sign) & (y == label)
+            if not mask.any():
+                continue
+            fig.add_trace(go.Scatter(
+                x=X[mask, 0].astype(np.float32), y=X[mask, 1].astype(np.float32), mode="markers",
+                name=f"{name}, {CLASS_LABELS[label]}", customdata=c[mask].astype(np.float32),
+                marker=dict(symbol=symbol, color=color, opacity=0.85, line=dict(color="white", width=1),
+                            size=(5 + 22 * np.abs(c[mask]) / scale).astype(np.float32)),
+                hovertemplate="cᵢ = %{customdata:.3g}<extra></extra>",
+            ))
+    fig.update_layout(
+        height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="certificate",
+        title=dict(text=f"certificate c (size ∝ |cᵢ|): cᵀKc = {quadratic_form:.4g} < 0", font=dict(size=14)),
+        legend=dict(orientation="h", yanchor="top", y=-0.12, x=0),
+        xaxis=dict(title="x₁", constrain="domain"), yaxis=dict(title="x₂", scaleanchor="x", scaleratio=1),
+    )
+    return fig

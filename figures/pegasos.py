@@ -1,0 +1,155 @@
+"""Figures for lesson 4: Pegasos (Algorithm 1 of Lecture 8) and the kernel perceptron.
+
+Pure functions (arrays, options) -> go.Figure. Arrays go out as float32; the α animation
+plays in the browser from Plotly frames, so scrubbing it never reruns the server.
+"""
+
+import base64
+
+import numpy as np
+import plotly.graph_objects as go
+
+from figures.boundary import CLASS_COLORS, CLICK_LAYER, decision_figure
+
+# bytes of frame data the α animation may carry (two float32 traces per frame, base64 in JSON),
+# and at most this many frames: 2 % steps of T already play smoothly
+FRAME_BUDGET = 90_000
+MAX_FRAMES = 40
+LAST_COLOR = "#7b3294"
+AVG_COLOR = "#1b7837"
+
+
+def _log_ticks(lo, hi):
+    """1-2-5 tick values covering [lo, hi] on a log axis (Plotly's own minor labels read as bare digits)."""
+    lo, hi = max(lo, 1e-300), max(hi, lo)
+    decades = range(int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi))) + 1)
+    ticks = [m * 10.0**e for e in decades for m in (1, 2, 5)]
+    inside = [v for v in ticks if lo <= v <= hi]
+    return inside if len(inside) >= 2 else ticks
+
+
+def objective_figure(t, objective_last, objective_avg, optimum, *, t_mark=None, height=460):
+    """λ/2‖w‖² + mean hinge at the last iterate α^t and at the average α̂_t, against the optimum.
+
+    Both axes are logarithmic: the early iterates of a small λ have objectives thousands of
+    times the optimum, and SGD's O(log t / (λt)) decay reads as a line.
+    """
+    t = np.asarray(t, dtype=np.float32)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=t, y=np.asarray(objective_last, dtype=np.float32), mode="lines", name="last iterate α^t",
+        line=dict(color=LAST_COLOR, width=1.5), hovertemplate="t=%{x:.0f}<br>objective=%{y:.5g}<extra>α^t</extra>",
+    ))
+    fig.add_trace(go.Scatter(
+        x=t, y=np.asarray(objective_avg, dtype=np.float32), mode="lines", name="average α̂_t",
+        line=dict(color=AVG_COLOR, width=2.5), hovertemplate="t=%{x:.0f}<br>objective=%{y:.5g}<extra>α̂_t</extra>",
+    ))
+    fig.add_hline(y=float(optimum), line=dict(color="black", dash="dash", width=1.5))
+    # on a log axis an annotation's y is log10 of the value
+    fig.add_annotation(x=0, xref="paper", y=float(np.log10(max(optimum, 1e-300))), yref="y",
+                       text=f"exact optimum {optimum:.5g}", showarrow=False, xanchor="left", yanchor="top")
+    if t_mark is not None:
+        fig.add_vline(x=float(t_mark), line=dict(color="#888", dash="dot", width=1.5))
+    fig.update_layout(
+        height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="objective",
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
+        xaxis=dict(title="t (SGD step)", type="log", dtick=1),
+        yaxis=dict(title="λ/2 ‖w‖² + (1/n) Σ hinge", type="log", tickvals=_log_ticks(
+            min(float(np.min(objective_last)), float(np.min(objective_avg)), float(optimum)),
+            max(float(np.max(objective_last)), float(np.max(objective_avg)))), tickformat=".3~g"),
+    )
+    return fig
+
+
+def _f4(a):
+    """A float32 typed array in Plotly's JSON form, encoded once here rather than on every redraw."""
+    return {"dtype": "f4", "bdata": base64.b64encode(np.ascontiguousarray(a, dtype=np.float32).tobytes()).decode()}
+
+
+def _frame_indices(n_snapshots, n_points, budget=FRAME_BUDGET):
+    """Evenly spaced snapshots, as many as two float32 traces of n_points each fit in budget."""
+    per_frame = 2 * n_points * 4 * 4 / 3 + 150  # base64 of two float32 arrays, plus the frame's keys
+    m = int(max(2, min(n_snapshots, MAX_FRAMES, budget // per_frame)))
+    return np.unique(np.rint(np.linspace(0, n_snapshots - 1, m)).astype(int))
+
+
+def alpha_animation(snapshot_t, alpha, alpha_avg, y, alpha_star_y, *, height=420):
+    """Bars of α^t (last iterate) and markers of α̂_t (average) per training point, played over t.
+
+    alpha, alpha_avg: (S, n) snapshots; alpha_star_y: (n,) the exact SVM's α*_i y_i, the point the
+    averages head for. Points are ordered by class so the signs read as two blocks. Early α^t are
+    far larger than late ones (β^t/(λt) with small t), so each frame sets its own y range.
+    """
+    y = np.asarray(y)
+    order = np.argsort(y, kind="stable")
+    pos = np.arange(y.size, dtype=np.float32)
+    alpha = np.asarray(alpha, dtype=np.float32)[:, order]
+    alpha_avg = np.asarray(alpha_avg, dtype=np.float32)[:, order]
+    star = np.asarray(alpha_star_y, dtype=np.float32)[order]
+    frames_at = _frame_indices(len(snapshot_t), y.size)
+    names = [str(int(snapshot_t[k])) for k in frames_at]
+
+    def y_range(k):
+        top = 1.1 * float(max(np.abs(alpha[k]).max(), np.abs(alpha_avg[k]).max(), np.abs(star).max(), 1e-12))
+        return [-top, top]
+
+    last = frames_at[-1]
+    fig = go.Figure([
+        go.Bar(x=pos, y=alpha[last], name="last iterate α^t",
+               marker=dict(color=[CLASS_COLORS[int(v)] for v in y[order]], opacity=0.55),
+               hovertemplate="point %{x}<br>α^t=%{y:.4g}<extra></extra>"),
+        go.Scatter(x=pos, y=alpha_avg[last], mode="markers", name="average α̂_t", marker=dict(color=AVG_COLOR, size=5),
+                   hovertemplate="point %{x}<br>α̂_t=%{y:.4g}<extra></extra>"),
+        go.Scatter(x=pos, y=star, mode="markers", name="exact SVM α*ᵢ yᵢ",
+                   marker=dict(symbol="line-ew-open", size=9, color="black", line=dict(width=2)),
+                   hovertemplate="point %{x}<br>α*ᵢ yᵢ=%{y:.4g}<extra></extra>"),
+    ])
+    # frames carry only the new heights and range: validating less is faster, and the rest stays
+    fig.frames = [dict(data=[dict(type="bar", y=_f4(alpha[k])), dict(type="scatter", y=_f4(alpha_avg[k]))],
+                       traces=[0, 1], layout=dict(yaxis=dict(range=y_range(k))), name=name)
+                  for k, name in zip(frames_at, names)]
+    still = dict(mode="immediate", frame=dict(duration=0, redraw=False), transition=dict(duration=0))
+    fig.update_layout(
+        height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="alpha", bargap=0.1,
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
+        xaxis=dict(title="training point (class −1, then class +1)", showticklabels=False),
+        yaxis=dict(title="α (signed: yⱼ is inside)", range=y_range(last)),
+        updatemenus=[dict(
+            type="buttons", direction="left", x=0, y=-0.1, xanchor="left", yanchor="top", showactive=False,
+            buttons=[dict(label="▶ play", method="animate",
+                          args=[None, dict(frame=dict(duration=150, redraw=False), fromcurrent=True,
+                                           transition=dict(duration=0))]),
+                     dict(label="❚❚", method="animate", args=[[None], still])],
+        )],
+        sliders=[dict(active=len(names) - 1, x=0.14, len=0.86, y=-0.04, yanchor="top", font=dict(size=9),
+                      currentvalue=dict(prefix="t = ", font=dict(size=13)), pad=dict(t=20, b=0),
+                      steps=[dict(method="animate", label=name, args=[[name], still]) for name in names])],
+    )
+    return fig
+
+
+def perceptron_figure(xs, ys, Z, X, y, alpha, *, title=None, height=440):
+    """The perceptron's f = Σ α_i y_i K(x_i, ·) with each point that caused mistakes ringed, ring size ∝ √α_i."""
+    fig = decision_figure(xs, ys, Z, X, y, title=title, height=height)
+    alpha = np.asarray(alpha)
+    hit = np.flatnonzero(alpha > 0)
+    fig.add_trace(go.Scatter(
+        x=X[hit, 0].astype(np.float32), y=X[hit, 1].astype(np.float32), mode="markers",
+        name="mistakes αᵢ (ring size)", customdata=alpha[hit].astype(np.int32),
+        marker=dict(symbol="circle-open", size=(10 + 4 * np.sqrt(alpha[hit])).astype(np.float32),
+                    color="black", line=dict(width=1.5)),
+        hovertemplate="αᵢ = %{customdata} mistakes<extra></extra>",
+    ))
+    # keep the invisible click layer on top so taps still add points
+    fig.data = sorted(fig.data, key=lambda trace: trace.name == CLICK_LAYER)
+    return fig
+
+
+def mistakes_figure(mistakes, *, height=220):
+    """Mistakes per epoch; the last bar is 0 exactly when the perceptron converged."""
+    epochs = np.arange(1, len(mistakes) + 1, dtype=np.int32)
+    fig = go.Figure(go.Bar(x=epochs, y=np.asarray(mistakes, dtype=np.int32), marker_color="#555",
+                           hovertemplate="epoch %{x}: %{y} mistakes<extra></extra>"))
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=10, b=10), uirevision="mistakes",
+                      xaxis=dict(title="epoch"), yaxis=dict(title="mistakes", rangemode="tozero"))
+    return fig

@@ -1,0 +1,100 @@
+"""Figures for 1-D regression (lessons 1 and 6): fitted curves, the representer bumps, histories.
+
+Pure functions (arrays, options) -> go.Figure; arrays go out as float32.
+"""
+
+import numpy as np
+import plotly.graph_objects as go
+
+DATA_COLOR = "#555555"
+THETA_COLOR = "#1b7837"
+BETA_COLOR = "#e08214"
+SUM_COLOR = "#222222"
+# bumps with β_j > 0 and β_j < 0, told apart so the cancellations are visible
+BUMP_COLORS = {1: "#d6604d", -1: "#4393c3"}
+HEIGHT = 420
+# the thin bump lines share at most this many points; beyond it every k-th grid point is drawn
+# (the sum keeps the full grid), so the figure stays under its 150 KB payload budget for any n
+BUMP_POINTS = 6_000
+
+
+def _f32(a):
+    return np.asarray(a, dtype=np.float32)
+
+
+def _layout(fig, *, title, xtitle, ytitle, uirevision, height=HEIGHT, ytype="linear"):
+    fig.update_layout(
+        title=title, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), uirevision=uirevision,
+        xaxis=dict(title=xtitle),
+        yaxis=dict(title=ytitle, type=ytype, exponentformat="power"),
+    )
+    return fig
+
+
+def data_trace(x, y, *, name="training data (xᵢ, yᵢ)"):
+    return go.Scatter(x=_f32(x), y=_f32(y), mode="markers", name=name,
+                      marker=dict(color=DATA_COLOR, size=7, line=dict(color="white", width=1)),
+                      hovertemplate="x=%{x:.3f}<br>y=%{y:.3f}<extra>data</extra>")
+
+
+def two_fits_figure(x, y, grid_x, f_theta, f_beta, *, theta_name, beta_name, title=None,
+                    xtitle="x", ytitle="y", uirevision="fits"):
+    """Two predictions over grid_x that should coincide: f_theta solid and wide, f_beta dashed on top."""
+    fig = go.Figure([data_trace(x, y)])
+    fig.add_trace(go.Scatter(x=_f32(grid_x), y=_f32(f_theta), mode="lines", name=theta_name,
+                             line=dict(color=THETA_COLOR, width=6), opacity=0.55,
+                             hovertemplate="x=%{x:.3f}<br>f=%{y:.5g}<extra>θ</extra>"))
+    fig.add_trace(go.Scatter(x=_f32(grid_x), y=_f32(f_beta), mode="lines", name=beta_name,
+                             line=dict(color=BETA_COLOR, width=2.5, dash="dash"),
+                             hovertemplate="x=%{x:.3f}<br>f=%{y:.5g}<extra>β</extra>"))
+    return _layout(fig, title=title, xtitle=xtitle, ytitle=ytitle, uirevision=uirevision)
+
+
+def bumps_figure(x, y, grid_x, beta, bumps, total, *, title=None, xtitle="x", ytitle="y", uirevision="bumps"):
+    """The representer theorem: each term β_j K(x_j, ·) as a thin line, their sum f as a thick one.
+
+    beta: (n,) coefficients; bumps: (n, m) with bumps[j] = β_j K(x_j, grid_x); total: (m,) = Σ_j bumps[j].
+    Bumps of one sign share a trace (lines separated by NaN), which keeps the legend small; past
+    BUMP_POINTS values the bumps are drawn on every k-th grid point only.
+    """
+    stride = -(-np.size(bumps) // BUMP_POINTS)
+    bumps = _f32(bumps)[:, ::stride]
+    bump_x = _f32(grid_x)[::stride]
+    grid_x = _f32(grid_x)
+    sign = np.where(np.asarray(beta) >= 0, 1, -1)
+    fig = go.Figure()
+    for s, label in ((1, "βⱼ K(xⱼ, x) with βⱼ > 0"), (-1, "βⱼ K(xⱼ, x) with βⱼ < 0")):
+        rows = bumps[sign == s]
+        if not rows.shape[0]:
+            continue
+        gap = np.full((rows.shape[0], 1), np.nan, dtype=np.float32)
+        fig.add_trace(go.Scatter(
+            x=np.hstack([np.broadcast_to(bump_x, rows.shape), gap]).ravel(),
+            y=np.hstack([rows, gap]).ravel(), mode="lines", name=label, connectgaps=False,
+            line=dict(color=BUMP_COLORS[s], width=1), opacity=0.7,
+            hovertemplate="x=%{x:.3f}<br>bump=%{y:.4g}<extra></extra>",
+        ))
+    fig.add_trace(data_trace(x, y))
+    fig.add_trace(go.Scatter(x=grid_x, y=_f32(total), mode="lines", name="f(x) = Σⱼ βⱼ K(xⱼ, x)",
+                             line=dict(color=SUM_COLOR, width=3.5),
+                             hovertemplate="x=%{x:.3f}<br>f=%{y:.5g}<extra>sum</extra>"))
+    return _layout(fig, title=title, xtitle=xtitle, ytitle=ytitle, uirevision=uirevision)
+
+
+def history_figure(t, curves, *, ytitle, title=None, log_y=True, uirevision="history", height=HEIGHT):
+    """Objective against the step t; curves maps a legend name to (values, dash).
+
+    Solid curves are drawn wide and dashed ones thin on top, so two identical runs read as one.
+    """
+    fig = go.Figure()
+    t = _f32(t)
+    for k, (name, (values, dash)) in enumerate(curves.items()):
+        color = (THETA_COLOR, BETA_COLOR, SUM_COLOR)[k % 3]
+        fig.add_trace(go.Scatter(
+            x=t, y=_f32(values), mode="lines", name=name,
+            line=dict(color=color, width=2.5 if dash else 5, dash=dash), opacity=1.0 if dash else 0.55,
+            hovertemplate="t=%{x:.0f}<br>%{y:.6g}<extra></extra>",
+        ))
+    return _layout(fig, title=title, xtitle="t (step)", ytitle=ytitle, uirevision=uirevision, height=height,
+                   ytype="log" if log_y else "linear")

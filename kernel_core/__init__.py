@@ -1,0 +1,21 @@
+"""kernel_core: the pure-numpy engine of Kernel Lab.
+
+One algorithm per module; every public entry point validates its input and raises ValueError
+with the fix. Imports numpy and the standard library only.
+
+    kernels       linear, polynomial, RBF, Laplacian, exponential, sigmoid; KERNELS registry
+    feature_maps  explicit maps φ paired with their kernels, Taylor features of the Gaussian
+    svm           DualSVM (SMO on the dual) and PrimalSVM (interior point on the primal)
+    pegasos       KernelPegasos, Algorithm 1 of the Lecture 8 notes
+    perceptron    KernelPerceptron with mistake counts
+    regression    LMS, kernel LMS, kernel ridge, kernel logistic regression
+    mercer        check_psd with a certificate, closure rules, invalid kernels
+    formula       parse_kernel: a safe formula language for kernels
+    grid          decision-boundary grids
+    validation    the shared input checks
+"""
+
+from . import feature_maps, formula, grid, kernels, mercer, pegasos, perceptron, regression, svm, validation
+
+__all__ = ["feature_maps", "formula", "grid", "kernels", "mercer", "pegasos", "perceptron", "regression", "svm",
+           "validation"]

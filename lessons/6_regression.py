@@ -1,0 +1,253 @@
+"""Lesson 6: kernel regression — kernel ridge and the representer bumps, gradient descent on θ versus
+on β, and kernel logistic regression on the sidebar's 2-D data."""
+
+import inspect
+
+import numpy as np
+import streamlit as st
+
+from figures.boundary import decision_figure
+from figures.regression import bumps_figure, history_figure, two_fits_figure
+from kernel_core.feature_maps import (
+    MAX_TAYLOR_TERMS,
+    gaussian_taylor_error,
+    gaussian_taylor_features,
+    polynomial_features,
+)
+from kernel_core.grid import make_grid, make_grid_1d
+from kernel_core.kernels import make_kernel
+from kernel_core.regression import LMS, KernelLMS, KernelLogisticRegression, KernelRidge, max_stable_eta
+from lessons import common
+
+N_MIN, N_MAX, N_DEFAULT = 4, 60, 15
+# local bumps (γ = 10 on x ∈ [−1, 1]) and a mild penalty keep every βⱼ K(xⱼ, ·) readable next to the data
+GAMMA_DEFAULT = 10.0
+LAM_DEFAULT = 0.1
+LOGIT_LAM_DEFAULT = 0.01
+LOGIT_T_MAX, LOGIT_T_DEFAULT = 3000, 300
+FIT_GRID = 200
+# the Gaussian's truncated Taylor map stands in for its φ only where it reproduces K this closely
+TAYLOR_TOL = 1e-9
+PLOT = {"displaylogo": False}
+
+fits_fig = common.cached_figure(two_fits_figure)
+bumps_fig = common.cached_figure(bumps_figure)
+history_fig = common.cached_figure(history_figure)
+boundary_fig = common.cached_figure(decision_figure)
+
+
+# ---------------------------------------------------------------- cached core calls
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def fit_ridge(x, y, kernel, gamma, degree, coef0, lam):
+    """Kernel ridge: β from (K + λI)β = y, f on a 1-D grid and each representer term β_j K(x_j, ·)."""
+    model = KernelRidge(kernel, lam=lam, gamma=gamma, degree=degree, coef0=coef0).fit(x, y)
+    grid = make_grid_1d(x, n=FIT_GRID)
+    f_train = model.predict(x)
+    return {
+        "beta": model.beta_, "f_train": f_train, "grid": grid.x, "f": model.predict(grid.points),
+        "bumps": model.bumps(grid.points), "rmse": float(np.sqrt(np.mean((y - f_train) ** 2))),
+    }
+
+
+def explicit_map(X, kernel, gamma, degree, coef0):
+    """A finite φ with φ(x)·φ(z) = K(x, z) on the 1-D points X, with its description; (None, reason)
+    where no such map is at hand. The Gaussian's is its first MAX_TAYLOR_TERMS Taylor features,
+    used only where they reproduce K to TAYLOR_TOL."""
+    if kernel == "linear":
+        return (lambda Z: polynomial_features(Z, degree=1, gamma=1.0, coef0=0.0)), "φ(x) = x"
+    if kernel == "poly" and coef0 >= 0:
+        return ((lambda Z: polynomial_features(Z, degree=degree, gamma=gamma, coef0=coef0)),
+                f"φ(x) = the {degree + 1 if coef0 > 0 else 1} scaled powers of x that expand (γxz + r)^{degree}")
+    if kernel == "rbf":
+        error = gaussian_taylor_error(X, gamma=gamma, n_terms=MAX_TAYLOR_TERMS)
+        if error > TAYLOR_TOL:
+            return None, (f"The Gaussian's φ is infinite; its first {MAX_TAYLOR_TERMS} Taylor features miss K by "
+                          f"up to {error:.2g} at γ = {gamma:g}, too far to compare. Lower γ to see the θ route.")
+        return ((lambda Z: gaussian_taylor_features(Z, gamma=gamma, n_terms=MAX_TAYLOR_TERMS)),
+                f"φ(x) = the Gaussian's first {MAX_TAYLOR_TERMS} Taylor features (lesson 1), which match K "
+                f"to {error:.1e} here")
+    if kernel == "poly":
+        return None, "With r < 0, (γxz + r)^d has no real feature map here, so only the β update can run."
+    return None, "This kernel's feature map is infinite-dimensional, so only the β update can run — the point of the trick."
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def fit_descent(x, y, kernel, gamma, degree, coef0, eta_ratio, T, stochastic, seed):
+    """Kernel LMS (β ← β + η(y − Kβ)) and, where the kernel has a finite map, LMS on θ with the same
+    η, T and sample order."""
+    K = make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)(x)
+    eta_max = max_stable_eta(K, stochastic=stochastic)
+    eta = eta_ratio * eta_max
+    grid = make_grid_1d(x, n=FIT_GRID)
+    klms = KernelLMS(kernel, eta=eta, n_iter=T, gamma=gamma, degree=degree, coef0=coef0, stochastic=stochastic,
+                     random_state=seed).fit(x, y)
+    out = {"eta": eta, "eta_max": eta_max, "grid": grid.x, "f_beta": klms.predict(grid.points),
+           "t": klms.history_["t"], "loss_beta": klms.history_["loss"], "beta": klms.beta_}
+    phi, out["phi_note"] = explicit_map(grid.points, kernel, gamma, degree, coef0)
+    out["explicit"] = phi is not None
+    if phi is not None:
+        lms = LMS(eta=eta, n_iter=T, stochastic=stochastic, random_state=seed).fit(phi(x), y)
+        f_theta = lms.predict(phi(grid.points))
+        out.update(f_theta=f_theta, loss_theta=lms.history_["loss"],
+                   max_diff=float(np.max(np.abs(f_theta - out["f_beta"]))))
+    return out
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def fit_logistic(X, y, kernel, gamma, degree, coef0, lam, T):
+    """Kernel logistic regression by gradient descent on β; the logit f on the grid, J(β) per step."""
+    model = KernelLogisticRegression(kernel, lam=lam, n_iter=T, gamma=gamma, degree=degree, coef0=coef0).fit(X, y)
+    grid = make_grid(X, n=common.GRID_POINTS)
+    Z = model.decision_function(grid.points).reshape(grid.y.size, grid.x.size)
+    return {
+        "xs": grid.x, "ys": grid.y, "Z": Z.astype(np.float32), "beta": model.beta_, "eta": model.eta_,
+        "t": model.history_["t"], "objective": model.history_["objective"],
+        "accuracy": float(np.mean(model.predict(X) == y)), "proba": model.predict_proba(X)[:, 1],
+    }
+
+
+# ---------------------------------------------------------------- page
+
+def intro():
+    st.title("Kernel regression")
+    st.markdown(
+        "Gradient descent on least squares, started at $\\theta = 0$, only ever adds multiples of the "
+        "$\\phi(x_i)$ to $\\theta$. So the answer is a combination $\\theta = \\sum_j \\beta_j\\phi(x_j)$ and the "
+        "prediction is a **sum of bumps**, one kernel per training point — the representer theorem. "
+        "Kernel ridge regression finds the best such $\\beta$ in one linear solve; gradient descent walks to it."
+    )
+    st.latex(r"f(x) = \theta^\top\phi(x) = \sum_{j=1}^n \beta_j\, K(x_j, x), \qquad "
+             r"\text{ridge: } (K + \lambda I)\,\beta = y, \qquad \text{LMS: } \beta \leftarrow \beta + \eta\,(y - K\beta)")
+
+
+def regression_controls():
+    left, right = st.columns([1, 2], gap="large")
+    with left:
+        n = st.slider("n (house-price points)", N_MIN, N_MAX, N_DEFAULT, key="rg_n", bind="query-params")
+        kernel = common.kernel_controls("rg", gamma_default=GAMMA_DEFAULT)
+        lam = common.log_slider("λ (ridge penalty; larger = smoother)", "rg_lam", common.LAM_VALUES, LAM_DEFAULT)
+    return right, n, kernel, lam
+
+
+def ridge_section(column, x, y, kp, lam):
+    try:
+        r = fit_ridge(x, y, *kp, lam)
+    except ValueError as exc:
+        with column:
+            common.show_error(exc, stop=False)
+        return
+    with column:
+        st.markdown("Each thin line is one term $\\beta_j K(x_j, x)$, a bump centred on a training point; "
+                    "the thick line, their sum, is the fitted curve.")
+        st.plotly_chart(bumps_fig(x[:, 0], y, r["grid"], r["beta"], r["bumps"], r["f"],
+                                  xtitle="x (scaled living area)", ytitle="y (price, $100k)"),
+                        key="rg_bumps", config=PLOT)
+        a, b, c = st.columns(3)
+        a.metric("training RMSE", f"{r['rmse']:.4g}")
+        b.metric("largest |βⱼ|", f"{np.max(np.abs(r['beta'])):.4g}")
+        c.metric("Σⱼ βⱼ", f"{np.sum(r['beta']):.4g}")
+    with st.expander("The numbers: β and the ridge predictions at the training points, and the solver"):
+        st.dataframe({"xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r["beta"], "f(xⱼ)": r["f_train"]}, height=240,
+                     key="rg_ridge_table")
+        st.code(inspect.getsource(KernelRidge.fit), language="python")
+
+
+def descent_section(x, y, kp):
+    st.subheader("Gradient descent on θ and on β: one run, two bookkeepings")
+    st.markdown(
+        "The same least-squares loss $\\tfrac12\\sum_i (y_i - f(x_i))^2$ (no λ), minimized step by step. "
+        "Where the kernel has a finite feature map, LMS on $\\theta$ runs next to the $\\beta$ update with the "
+        "same η, T and order of points; the dashed curve lies on the solid one."
+    )
+    ratio, T, stochastic = common.descent_controls("rg", T_max=5000, T_default=200)
+    seed = int(st.session_state["seed"])
+    try:
+        r = fit_descent(x, y, *kp, ratio, T, stochastic, seed)
+    except ValueError as exc:
+        common.show_error(exc, stop=False)
+        return
+    common.unstable_step_warning(ratio, r["eta"], r["eta_max"])
+    explicit = r["explicit"]
+    left, right = st.columns([1.3, 1], gap="medium")
+    with left:
+        f_theta = r["f_theta"] if explicit else r["f_beta"]
+        st.plotly_chart(fits_fig(x[:, 0], y, r["grid"], f_theta, r["f_beta"],
+                                 theta_name="θᵀφ(x) (LMS on θ)" if explicit else "(no finite φ: β only)",
+                                 beta_name="Σⱼ βⱼ K(xⱼ, x) (kernel LMS on β)", xtitle="x (scaled living area)",
+                                 ytitle="y (price, $100k)", uirevision="rg_fits"),
+                        key="rg_fits", config=PLOT)
+    with right:
+        curves = {"loss of β": (r["loss_beta"], "dash")}
+        if explicit:
+            curves = {"loss of θ": (r["loss_theta"], None), **curves}
+        st.plotly_chart(history_fig(r["t"], curves, ytitle="½ Σᵢ (yᵢ − f(xᵢ))² (log scale)",
+                                    uirevision="rg_loss"),
+                        key="rg_loss", config=PLOT)
+    a, b, c = st.columns(3)
+    if explicit:
+        a.metric("max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot", f"{r['max_diff']:.3e}")
+    else:
+        a.info(r["phi_note"], icon=":material/info:")
+    b.metric("η used", f"{r['eta']:.4g}", help=f"η_max = {r['eta_max']:.6g}")
+    c.metric("loss after T steps", f"{r['loss_beta'][-1]:.6g}")
+    if explicit:
+        st.caption(f"θ route: {r['phi_note']}.")
+
+
+def logistic_section():
+    st.subheader("Kernel logistic regression on the sidebar's data")
+    st.markdown(
+        "Swap squared error for the logistic loss and the same trick classifies: $f(x) = \\sum_j \\beta_j K(x_j, x)$ "
+        "is the **logit**, $P(y = +1 \\mid x) = \\sigma(f(x))$. The solid line $f = 0$ is where both classes "
+        "are equally likely; the dashed lines $f = \\pm 1$ are where $P(y = +1 \\mid x) = \\sigma(\\pm1) "
+        "\\approx 0.73$ and $0.27$ — contours of confidence, not an SVM margin."
+    )
+    st.latex(r"J(\beta) = \sum_{i=1}^n \log\!\big(1 + e^{-y_i f(x_i)}\big) + \frac{\lambda}{2}\,\beta^\top K\beta, "
+             r"\qquad \beta \leftarrow (1 - \eta\lambda)\,\beta + \eta\; y \circ \sigma(-y \circ K\beta)")
+    a, b, c = st.columns(3, gap="medium")
+    with a:
+        kp = common.kernel_controls("rgl")
+    with b:
+        lam = common.log_slider("λ (regularization strength)", "rgl_lam", common.LAM_VALUES, LOGIT_LAM_DEFAULT)
+        T = st.slider("T (number of gradient steps)", 1, LOGIT_T_MAX, LOGIT_T_DEFAULT, key="rgl_T",
+                      bind="query-params")
+    X, y = common.training_data()
+    try:
+        r = fit_logistic(X, y, kp["kernel"], kp["gamma"], kp["degree"], kp["coef0"], lam, T)
+    except ValueError as exc:
+        common.show_error(exc, stop=False)
+        return
+    with c:
+        st.metric("training accuracy", f"{r['accuracy']:.1%}")
+        st.metric("J(β) after T steps", f"{r['objective'][-1]:.6g}",
+                  help=f"η = {r['eta']:.4g}, the core's safe step 1/(λ_max(K)/4 + λ)")
+    left, right = st.columns([1.25, 1], gap="medium")
+    with left:
+        st.caption("Colour: the logit f(x). Solid: f = 0, P = ½. Dashed: f = ±1, P(y = +1 | x) ≈ 0.73 and 0.27.")
+        common.boundary_chart(boundary_fig(r["xs"], r["ys"], r["Z"], X, y), key="rgl_boundary")
+    with right:
+        st.caption("Gradient descent on β lowers J(β) at every step.")
+        st.plotly_chart(history_fig(r["t"], {"J(β)": (r["objective"], None)}, ytitle="J(β) (log scale)",
+                                    uirevision="rgl_objective"),
+                        key="rgl_objective", config=PLOT)
+    with st.expander("The numbers: β and P(y = +1 | x) per point, and the code of the update"):
+        st.dataframe({"x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int), "βⱼ": r["beta"],
+                      "P(y = +1 | xⱼ)": r["proba"]}, height=240, key="rgl_table")
+        st.code(inspect.getsource(KernelLogisticRegression.fit), language="python")
+
+
+def main():
+    intro()
+    st.subheader("Kernel ridge regression: the representer theorem in a picture")
+    column, n, kernel, lam = regression_controls()
+    x, y = common.house_prices(n)
+    kp = (kernel["kernel"], kernel["gamma"], kernel["degree"], kernel["coef0"])
+    ridge_section(column, x, y, kp, lam)
+    st.divider()
+    descent_section(x, y, kp)
+    st.divider()
+    logistic_section()
+
+
+main()

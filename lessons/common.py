@@ -1,0 +1,241 @@
+"""Shared page helpers: control ranges defined once, the sidebar's data controls, cached data,
+the clickable decision-boundary chart and error display.
+
+Every control is keyed and bound to the URL (bind="query-params"), so a link reopens the same view.
+"""
+
+import re
+
+import numpy as np
+import streamlit as st
+
+import datasets
+from figures.boundary import CLICK_LAYER
+from kernel_core.validation import check_X_y
+
+
+def log_values(lo_exp, hi_exp, per_decade=4):
+    """A log-spaced grid 10^lo .. 10^hi, rounded to 3 significant digits so labels stay short
+    and nearby slider positions of different students hit the same cache entries."""
+    exps = np.arange(lo_exp * per_decade, hi_exp * per_decade + 1) / per_decade
+    return [float(f"{v:.3g}") for v in 10.0**exps]
+
+
+C_VALUES = log_values(-2, 3)
+GAMMA_VALUES = log_values(-2, 2)
+LAM_VALUES = log_values(-4, 0)
+KERNEL_LABELS = {
+    "linear": "linear  x·z",
+    "poly": "polynomial  (γ x·z + r)^d",
+    "rbf": "Gaussian (RBF)  exp(−γ‖x−z‖²)",
+    "laplacian": "Laplacian  exp(−γ‖x−z‖₁)",
+    "exponential": "exponential  exp(−γ‖x−z‖₂)",
+    "sigmoid": "sigmoid  tanh(γ x·z + r)",
+}
+N_MAX = 500
+MAX_USER_POINTS = 200
+GRID_POINTS = 100
+CLASS_COLORS = {-1: "#2166ac", 1: "#d6604d"}
+CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (red)"}
+
+
+def fmt(v):
+    """Short label for a slider value: 3 significant digits."""
+    return f"{v:.3g}"
+
+
+def log_slider(label, key, values, default, *, help=None):
+    """A slider over a log-spaced grid (C, γ, λ), bound to the URL."""
+    return st.select_slider(label, options=values, value=default, format_func=fmt, key=key,
+                            bind="query-params", help=help)
+
+
+def kernel_controls(prefix, *, kernels=("linear", "poly", "rbf", "laplacian", "exponential", "sigmoid"),
+                    default="rbf", gamma_default=1.0):
+    """Kernel chooser and the parameters that kernel uses; returns a dict for make_kernel."""
+    kernel = st.selectbox("Kernel", kernels, index=kernels.index(default), format_func=KERNEL_LABELS.get,
+                          key=f"{prefix}_kernel", bind="query-params")
+    params = {"kernel": kernel, "gamma": None, "degree": 3, "coef0": 1.0}
+    if kernel != "linear":
+        params["gamma"] = log_slider("γ (kernel width; larger = more local)", f"{prefix}_gamma", GAMMA_VALUES,
+                                     gamma_default)
+    if kernel == "poly":
+        params["degree"] = st.slider("d (polynomial degree)", 1, 10, 3, key=f"{prefix}_degree", bind="query-params")
+    if kernel in ("poly", "sigmoid"):
+        params["coef0"] = st.slider("r (additive constant coef0)", -2.0, 2.0, 1.0, 0.25, key=f"{prefix}_coef0",
+                                    bind="query-params")
+    return params
+
+
+def show_error(exc, *, stop=True):
+    """Show a core ValueError as a message a student can act on, then stop the page
+    (stop=False: only this section failed, the rest of the page still renders)."""
+    st.error(str(exc), icon=":material/error:")
+    if stop:
+        st.stop()
+
+
+# ---------------------------------------------------------------- gradient descent on 1-D data (lessons 1 and 6)
+
+# η as a multiple of the stable limit η_max (2/λ_max(K) batch, 2/max Kᵢᵢ one point per step); above 1 it may diverge
+ETA_RATIOS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.95, 1.05, 1.2, 2.0, 5.0, 10.0)
+ETA_RATIO_DEFAULT = 0.5
+STEP_MODES = {"batch": "batch (all points)", "stochastic": "stochastic (one point)"}
+
+
+def descent_controls(prefix, *, T_max=2000, T_default=100):
+    """η / η_max, the number of steps T and batch vs stochastic in three columns: (ratio, T, stochastic)."""
+    a, b, c = st.columns(3)
+    ratio = a.select_slider("η / η_max (step as a fraction of the stable limit)", ETA_RATIOS,
+                            value=ETA_RATIO_DEFAULT, key=f"{prefix}_eta", bind="query-params",
+                            help="η_max = 2/λ_max(K) for batch steps, 2/max Kᵢᵢ for one point per step. "
+                                 "Above 1 the loss can grow instead of shrink.")
+    T = b.slider("T (number of steps)", 1, T_max, T_default, key=f"{prefix}_T", bind="query-params")
+    mode = c.segmented_control("Update", list(STEP_MODES), format_func=STEP_MODES.get, default="batch",
+                               key=f"{prefix}_mode", bind="query-params", required=True)
+    return ratio, T, mode == "stochastic"
+
+
+def unstable_step_warning(ratio, eta, eta_max):
+    """Warn when η / η_max > 1: the run may still finish, but its loss can grow instead of shrink."""
+    if ratio > 1:
+        st.warning(f"η = {eta:.4g} is above the stable limit η_max = {eta_max:.4g}: steps can overshoot and "
+                   "the loss can grow. Move η / η_max below 1.", icon=":material/warning:")
+
+
+def house_prices(n=None):
+    """The notes' 1-D house prices (x (n, 1), y (n,)) drawn with the sidebar's seed; n and noise
+    default to DATASET_INFO's."""
+    return datasets.make_dataset("house_prices", n, random_state=int(st.session_state["seed"]))
+
+
+# ---------------------------------------------------------------- the shared sidebar
+
+def _classification_datasets():
+    return [name for name, info in datasets.DATASET_INFO.items() if info.task == "classification"]
+
+
+def sidebar():
+    """Dataset, n, noise, seed and the student's own points; rendered by app.py on every page."""
+    _restore_points_from_url()
+    with st.sidebar:
+        st.subheader("Data")
+        names = _classification_datasets()
+        name = st.selectbox("Dataset", names, index=names.index("circles"),
+                            format_func=lambda k: datasets.DATASET_INFO[k].label, key="dataset",
+                            bind="query-params")
+        info = datasets.DATASET_INFO[name]
+        st.slider("n (number of points)", 10, N_MAX, 100, step=10, key="n", bind="query-params",
+                  disabled=not info.uses_n, help=None if info.uses_n else "This example has fixed points.")
+        st.slider("noise", 0.0, 0.5, 0.1, 0.01, key="noise", bind="query-params", disabled=not info.uses_noise)
+        st.number_input("seed", 0, 9999, 0, key="seed", bind="query-params")
+        _user_points_controls()
+
+
+def _user_points_controls():
+    points = st.session_state.setdefault("user_points", ())
+    with st.expander(f"Your own points ({len(points)})", expanded=False):
+        st.segmented_control("Class of the next point", [1, -1], format_func=CLASS_NAMES.get, default=1,
+                             key="new_class", bind="query-params", required=True)
+        st.caption("Tap or click any decision-boundary plot to drop a point of this class there, "
+                   "or type its coordinates.")
+        c1, c2 = st.columns(2)
+        c1.number_input("x₁", -10.0, 10.0, 0.0, 0.1, key="new_x1")
+        c2.number_input("x₂", -10.0, 10.0, 0.0, 0.1, key="new_x2")
+        b1, b2, b3 = st.columns(3)
+        b1.button("Add", on_click=_add_typed_point, width="stretch")
+        b2.button("Undo", on_click=_undo_point, disabled=not points, width="stretch")
+        b3.button("Clear", on_click=_set_points, args=((),), disabled=not points, width="stretch")
+        st.toggle("Use only my points", key="only_mine", bind="query-params",
+                  help="Off: your points are added to the dataset. On: the dataset is replaced by them.")
+
+
+def _set_points(points):
+    st.session_state["user_points"] = tuple(points)
+    if points:
+        st.query_params["pts"] = "~".join(f"{x1:.2f}_{x2:.2f}_{int(y)}" for x1, x2, y in points)
+    elif "pts" in st.query_params:
+        del st.query_params["pts"]
+
+
+def add_point(x1, x2):
+    """Append a point of the currently chosen class (up to MAX_USER_POINTS)."""
+    points = st.session_state.get("user_points", ())
+    if len(points) >= MAX_USER_POINTS:
+        st.toast(f"At most {MAX_USER_POINTS} points of your own; clear some first.")
+        return
+    label = st.session_state.get("new_class") or 1
+    _set_points(points + ((round(float(x1), 2), round(float(x2), 2), int(label)),))
+
+
+def _add_typed_point():
+    add_point(st.session_state["new_x1"], st.session_state["new_x2"])
+
+
+def _undo_point():
+    _set_points(st.session_state.get("user_points", ())[:-1])
+
+
+_POINT = re.compile(r"^(-?\d{1,3}(?:\.\d{1,3})?)_(-?\d{1,3}(?:\.\d{1,3})?)_(-1|1)$")
+
+
+def _restore_points_from_url():
+    """Reload the student's points from the URL once per session (a reload or a shared link)."""
+    if "user_points" in st.session_state:
+        return
+    raw = st.query_params.get("pts", "")
+    parts = raw.split("~")[:MAX_USER_POINTS] if raw else []
+    matches = [_POINT.match(p) for p in parts]
+    st.session_state["user_points"] = tuple(
+        (float(m[1]), float(m[2]), int(m[3])) for m in matches if m is not None
+    )
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _load(name, n, noise, seed, points, only_mine):
+    if only_mine:
+        if not points:
+            raise ValueError("'Use only my points' is on but you have not added any points yet; "
+                             "click a plot or type coordinates in the sidebar.")
+        X = np.array([p[:2] for p in points], dtype=np.float64)
+        y = np.array([p[2] for p in points], dtype=np.float64)
+    else:
+        X, y = datasets.DATASETS[name](n, noise=noise, random_state=seed)
+        if points:
+            X = np.vstack([X, np.array([p[:2] for p in points], dtype=np.float64)])
+            y = np.concatenate([y, np.array([p[2] for p in points], dtype=np.float64)])
+    X, y = check_X_y(X, y)
+    X.setflags(write=False)
+    y.setflags(write=False)
+    return X, y
+
+
+def training_data():
+    """(X, y) from the sidebar: the chosen dataset plus the student's points, labels in {−1, +1}."""
+    s = st.session_state
+    try:
+        return _load(s["dataset"], s["n"], s["noise"], s["seed"], s.get("user_points", ()), s.get("only_mine", False))
+    except ValueError as exc:
+        show_error(exc)
+
+
+def cached_figure(builder):
+    """builder wrapped so that each distinct input is built once: validating a Plotly figure costs tens of ms.
+
+    The figure is shared between sessions, never pickled; pages only draw it, never modify it.
+    """
+    return st.cache_resource(max_entries=64, show_spinner=False)(builder)
+
+
+def boundary_chart(fig, key):
+    """Draw a decision-boundary figure; a click on its invisible grid layer adds a point there."""
+    event = st.plotly_chart(fig, key=key, on_select="rerun", selection_mode="points",
+                            config={"displaylogo": False})
+    layer = next(i for i, trace in enumerate(fig.data) if trace.name == CLICK_LAYER)
+    points = [p for p in (event.selection.points if event else []) if p.get("curve_number") == layer]
+    signature = tuple((p.get("x"), p.get("y")) for p in points)
+    seen = st.session_state.get(f"{key}__seen")
+    st.session_state[f"{key}__seen"] = signature
+    if points and signature != seen:
+        add_point(points[0]["x"], points[0]["y"])
+        st.rerun()

@@ -1,0 +1,188 @@
+"""Lesson 2 (the circle lifted to 3-D): the page under AppTest against kernel_core computed directly,
+and the 3-D figure builders of figures/lift.py without Streamlit."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import datasets
+from figures.lift import lift_box, lift_figure, plane_polygon
+from kernel_core.feature_maps import FEATURE_MAPS
+from kernel_core.svm import PrimalSVM
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = "lessons/2_circle_lift.py"
+FIT_INTERCEPT = {"circle": False, "paraboloid": True}
+
+
+def open_page(**sidebar):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    for key, value in sidebar.items():
+        at.sidebar.get_by_key(key).set_value(value)
+    at.switch_page(PAGE)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def metrics(at):
+    return {m.label: m.value for m in at.metric}
+
+
+def figures(at):
+    return [c.proto.spec for c in at.get("plotly_chart")]
+
+
+def page_data(at):
+    s = at.session_state
+    return datasets.DATASETS[s["dataset"]](s["n"], noise=s["noise"], random_state=s["seed"])
+
+
+def core_fit(X, y, lift, C):
+    phi = FEATURE_MAPS[lift].phi(X)
+    return phi, PrimalSVM(C=C, fit_intercept=FIT_INTERCEPT[lift]).fit(phi, y)
+
+
+@pytest.fixture(scope="module")
+def default_page():
+    return open_page()
+
+
+def test_default_page_draws_the_lift_and_the_plane_without_error(default_page):
+    at = default_page
+    assert not at.error, [e.value for e in at.error]
+    lift3d, back = (json.loads(s) for s in figures(at))
+    names = {t.get("name") for t in lift3d["data"]}
+    assert {"notes' plane", "max-margin plane", "y = −1", "y = +1"} <= names
+    assert "notes: x₁² + x₂² = 1" in {t.get("name") for t in back["data"]}
+
+
+def test_printed_numbers_are_the_primal_svm_on_the_lifted_data(default_page):
+    at = default_page
+    X, y = page_data(at)
+    C = float(at.get_by_key("cl_C").value)
+    phi, model = core_fit(X, y, "circle", C)
+    f = model.decision_function(phi)
+    shown = metrics(at)
+    assert shown["training errors, max-margin plane"] == f"{np.count_nonzero(y * f <= 0)} / {y.size}"
+    assert shown["training errors, notes' plane"] == f"{np.count_nonzero(y * (phi @ [-1, 1, 1]) <= 0)} / {y.size}"
+    assert shown["margin 1/‖w‖ (lifted space)"] == f"{1 / np.linalg.norm(model.coef_):.4f}"
+    assert shown["Σξᵢ (total slack)"] == f"{model.slack_.sum():.4f}"
+    numbers = " ".join(m.value for m in at.markdown)
+    assert f"w = ({', '.join(f'{v:.6f}' for v in model.coef_)}), b = 0.000000" in numbers
+    assert f"½‖w‖² + CΣξᵢ = {model.primal_objective_:.6f}" in numbers
+
+
+def test_notes_circle_rule_data_is_separated_by_both_planes_with_hard_margin():
+    at = open_page(dataset="circle_rule")
+    at.get_by_key("cl_hard").set_value(True).run()
+    assert not at.exception and not at.error
+    shown = metrics(at)
+    n = at.session_state["n"]
+    assert shown["training errors, notes' plane"] == f"0 / {n}"
+    assert shown["training errors, max-margin plane"] == f"0 / {n}"
+    assert shown["Σξᵢ (total slack)"] == "0.0000"
+    X, y = page_data(at)
+    phi, model = core_fit(X, y, "circle", np.inf)
+    # no plane through the origin has a wider margin than the max-margin one, the notes' plane included
+    w_notes = np.array([-1.0, 1.0, 1.0])
+    notes_margin = np.min(y * (phi @ w_notes)) / np.linalg.norm(w_notes)
+    assert 1 / np.linalg.norm(model.coef_) >= notes_margin * (1 - 1e-9)
+    assert metrics(at)["margin 1/‖w‖ (lifted space)"] == f"{1 / np.linalg.norm(model.coef_):.4f}"
+    assert "ellipse" in " ".join(e.value for e in at.latex)
+
+
+def test_paraboloid_lift_fits_an_intercept_and_maps_back_to_a_circle(default_page):
+    at = default_page
+    at.get_by_key("cl_lift").set_value("paraboloid").run()
+    assert not at.exception and not at.error
+    X, y = page_data(at)
+    _, model = core_fit(X, y, "paraboloid", float(at.get_by_key("cl_C").value))
+    assert model.intercept_ != 0.0
+    numbers = " ".join(m.value for m in at.markdown)
+    assert f"b = {model.intercept_:.6f}" in numbers
+    assert metrics(at)["margin 1/‖w‖ (lifted space)"] == f"{1 / np.linalg.norm(model.coef_):.4f}"
+    assert "(a circle)" in " ".join(e.value for e in at.latex)
+    at.get_by_key("cl_lift").set_value("circle").run()
+
+
+@pytest.mark.parametrize("end", [0, -1])
+def test_C_slider_at_each_extreme_redraws_the_max_margin_plane(end):
+    at = open_page()
+    before = figures(at)
+    slider = at.get_by_key("cl_C")
+    slider.set_value(float(slider.options[end])).run()
+    assert not at.exception and not at.error
+    assert figures(at)[0] != before[0]
+
+
+def test_hard_margin_on_data_no_plane_separates_shows_an_error_not_a_traceback():
+    at = open_page(dataset="xor")
+    at.get_by_key("cl_hard").set_value(True).run()
+    assert not at.exception
+    assert at.error and "finite C" in at.error[0].value
+
+
+def test_unrelated_control_leaves_the_3d_figure_byte_identical(default_page):
+    at = default_page
+    before = figures(at)[0]
+    at.sidebar.get_by_key("new_class").set_value(-1).run()
+    at.sidebar.get_by_key("new_x1").set_value(0.5).run()
+    assert figures(at)[0] == before
+    at.get_by_key("cl_lift").set_value("paraboloid").run()
+    layouts = [json.loads(before)["layout"], json.loads(figures(at)[0])["layout"]]
+    assert layouts[0]["uirevision"] == layouts[1]["uirevision"]
+    at.get_by_key("cl_lift").set_value("circle").run()
+
+
+# ---------------------------------------------------------------- figures/lift.py without Streamlit
+
+BOX = [(0.0, 4.0), (0.0, 4.0), (0.0, 1.0)]
+
+
+@pytest.mark.parametrize("w, b", [((1.0, 1.0, -1.0), 0.0), ((0.0, 0.0, 1.0), -0.5), ((0.3, -2.0, 0.7), 1.1),
+                                  ((1.0, 0.0, 0.0), -2.0)])
+def test_plane_polygon_corners_lie_on_the_plane_and_in_the_box(w, b):
+    poly = plane_polygon(w, b, BOX)
+    assert 3 <= len(poly) <= 6
+    np.testing.assert_allclose(poly @ np.array(w) + b, 0.0, atol=1e-12)
+    lo, hi = np.array(BOX).T
+    assert np.all(poly >= lo - 1e-12) and np.all(poly <= hi + 1e-12)
+    # consecutive corners go around the polygon: every edge keeps the others on one side
+    n = np.asarray(w) / np.linalg.norm(w)
+    edges = np.roll(poly, -1, axis=0) - poly
+    turns = np.cross(edges, np.roll(edges, -1, axis=0)) @ n
+    assert np.all(turns > 0) or np.all(turns < 0)
+
+
+def test_notes_plane_cuts_the_sheet_phi0_equal_1_along_the_unit_circle_line():
+    # in (x₁², x₂², 1) the notes' plane −φ₀ + φ₁ + φ₂ = 0 meets the top face φ₀ = 1 where x₁² + x₂² = 1
+    poly = plane_polygon((1.0, 1.0, -1.0), 0.0, BOX)
+    top = poly[np.isclose(poly[:, 2], 1.0)]
+    np.testing.assert_allclose(sorted(map(tuple, top)), [(0.0, 1.0, 1.0), (1.0, 0.0, 1.0)], atol=1e-12)
+
+
+def test_plane_outside_the_box_draws_nothing():
+    assert plane_polygon((0.0, 0.0, 1.0), -5.0, BOX).shape == (0, 3)
+    fig = lift_figure(np.array([[0.5, 0.5, 1.0], [3.0, 3.0, 1.0]]), np.array([-1.0, 1.0]),
+                      axis_titles=("a", "b", "c"), planes=[((0.0, 0.0, 1.0), -5.0, "far", "#000")], box=BOX)
+    assert "far" not in {t.name for t in fig.data}
+
+
+def test_lift_figure_is_rebuilt_byte_identical_and_small():
+    X, y = datasets.circle_rule(200, random_state=3)
+    Z = FEATURE_MAPS["paraboloid"].phi(X)
+    args = dict(axis_titles=("x₁", "x₂", "x₁² + x₂²"), planes=[((0.0, 0.0, 1.0), -1.0, "notes", "#1b7837")])
+    first, second = lift_figure(Z, y, **args).to_json(), lift_figure(Z, y, **args).to_json()
+    assert first == second
+    assert len(first) < 150_000
+
+
+def test_lift_box_pads_each_axis_and_gives_a_flat_axis_a_unit_span():
+    Z = np.array([[1.0, 2.0, 1.0], [2.0, 4.0, 1.0]])
+    box = lift_box(Z, pad=0.1)
+    np.testing.assert_allclose(box, [(0.9, 2.1), (1.8, 4.2), (0.9, 1.1)], atol=1e-12)

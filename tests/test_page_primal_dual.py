@@ -1,0 +1,233 @@
+"""Lesson 3 (SVM primal versus dual): the page under AppTest against kernel_core computed directly, the
+Learning-From-Data 4-point preset, and the figures of figures/svm.py without Streamlit."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.svm import SVC
+from streamlit.testing.v1 import AppTest
+
+import datasets
+from figures.svm import alpha_bars, primal_dual_figure, zero_contour
+from kernel_core.feature_maps import FEATURE_MAPS
+from kernel_core.grid import make_grid
+from kernel_core.svm import DualSVM, PrimalSVM
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = "lessons/3_primal_dual.py"
+DUAL_TOL = 1e-9   # the page's SMO tolerance
+
+
+def open_page(**sidebar):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    for key, value in sidebar.items():
+        at.sidebar.get_by_key(key).set_value(value)
+    at.switch_page(PAGE)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def page_data(at):
+    s = at.session_state
+    return datasets.DATASETS[s["dataset"]](s["n"], noise=s["noise"], random_state=s["seed"])
+
+
+def metrics(at):
+    return {m.label: m.value for m in at.metric}
+
+
+def table(at, column):
+    """The first dataframe on the page that has `column`."""
+    return next(df.value for df in at.dataframe if column in df.value.columns)
+
+
+def comparison(at):
+    df = table(at, "quantity")
+    return {row["quantity"]: (row.iloc[1], row.iloc[2]) for _, row in df.iterrows()}
+
+
+def vec(v):
+    return "(" + ", ".join(f"{x:.6f}" for x in v) + ")"
+
+
+def figures(at):
+    return [c.proto.spec for c in at.get("plotly_chart")]
+
+
+@pytest.fixture(scope="module")
+def default_page():
+    return open_page()
+
+
+def test_default_page_draws_the_boundary_and_the_alphas_without_error(default_page):
+    at = default_page
+    assert not at.error, [e.value for e in at.error]
+    boundary, bars = (json.loads(s) for s in figures(at))
+    assert "primal f = 0" in {t.get("name") for t in boundary["data"]}
+    assert bars["layout"]["yaxis"]["title"]["text"] == "αᵢ"
+
+
+def test_primal_and_dual_numbers_on_the_page_are_the_cores(default_page):
+    at = default_page
+    X, y = page_data(at)
+    C = float(at.get_by_key("pd_C").value)
+    fmap = at.get_by_key("pd_phi").value
+    phi = FEATURE_MAPS[fmap].phi(X)
+    primal = PrimalSVM(C=C).fit(phi, y)
+    dual = DualSVM("linear", C=C, tol=DUAL_TOL).fit(phi, y)
+    rows = comparison(at)
+    assert rows["w"] == (vec(primal.coef_), vec(dual.coef_))
+    assert rows["b"] == (f"{primal.intercept_:.6f}", f"{dual.intercept_:.6f}")
+    assert rows["objective"] == (f"{primal.primal_objective_:.8f}", f"{dual.dual_objective_:.8f}")
+    # solved independently, the two sides print the same w and b digit for digit
+    assert rows["w"][0] == rows["w"][1]
+    assert rows["b"][0] == rows["b"][1]
+    shown = metrics(at)
+    assert shown["duality gap"] == f"{primal.primal_objective_ - dual.dual_objective_:.2e}"
+    assert shown["support vectors"] == f"{dual.support_.size} / {y.size}"
+    assert shown["E_cv ≤ #SV/N"] == f"{dual.support_.size / y.size:.3f}"
+    kkt = table(at, "status")
+    np.testing.assert_array_equal(kkt["α"].to_numpy(), dual.alpha_)
+    np.testing.assert_array_equal(kkt["status"].to_numpy(), dual.kkt_.status)
+
+
+def test_duality_gap_shown_is_zero_to_solver_tolerance(default_page):
+    gap = float(metrics(default_page)["duality gap"])
+    assert 0.0 <= gap < 1e-6
+
+
+def test_lfd_preset_shows_alpha_half_half_one_zero_w_one_minus_one_b_minus_one():
+    at = open_page()
+    at.button(key="pd_lfd").click().run()
+    assert not at.exception and not at.error
+    assert at.session_state["dataset"] == "lfd_toy" and at.session_state["pd_hard"]
+    kkt = table(at, "status")
+    np.testing.assert_allclose(kkt["α"].to_numpy(), [0.5, 0.5, 1.0, 0.0], atol=1e-5)
+    assert [f"{a:.6f}" for a in kkt["α"]] == ["0.500000", "0.500000", "1.000000", "0.000000"]
+    assert list(kkt["status"]) == ["free SV", "free SV", "free SV", "non-SV"]
+    rows = comparison(at)
+    assert rows["w"] == ("(1.000000, -1.000000)", "(1.000000, -1.000000)")
+    assert rows["b"] == ("-1.000000", "-1.000000")
+    shown = metrics(at)
+    assert shown["margin 1/‖w‖"] == f"{1 / np.sqrt(2):.4f}" == "0.7071"
+    assert shown["support vectors"] == "3 / 4"
+
+
+def test_lfd_dataset_from_the_sidebar_with_hard_margin_gives_the_same_answer():
+    at = open_page(dataset="lfd_toy")
+    at.get_by_key("pd_space").set_value("linear")
+    at.get_by_key("pd_hard").set_value(True).run()
+    assert not at.exception and not at.error
+    assert comparison(at)["w"][1] == "(1.000000, -1.000000)"
+    assert metrics(at)["margin 1/‖w‖"] == "0.7071"
+
+
+def test_hard_margin_on_non_separable_data_shows_an_error_not_a_traceback():
+    at = open_page()
+    at.get_by_key("pd_space").set_value("linear")
+    at.get_by_key("pd_hard").set_value(True).run()
+    assert not at.exception
+    assert at.error and "finite C" in at.error[0].value
+
+
+@pytest.mark.parametrize("end", [0, -1])
+def test_C_slider_at_each_extreme_redraws(default_page, end):
+    at = default_page
+    before = figures(at)
+    slider = at.get_by_key("pd_C")
+    slider.set_value(float(slider.options[end])).run()
+    assert not at.exception and not at.error
+    assert figures(at)[0] != before[0] and figures(at)[1] != before[1]
+    slider.set_value(1.0).run()
+
+
+def test_any_kernel_solves_only_the_dual_and_matches_the_core():
+    at = open_page()
+    at.get_by_key("pd_space").set_value("kernel").run()
+    assert not at.exception and not at.error
+    assert at.info, "the page should say why the primal is missing"
+    X, y = page_data(at)
+    gamma = float(at.get_by_key("pd_gamma").value)
+    dual = DualSVM("rbf", C=1.0, gamma=gamma, tol=DUAL_TOL).fit(X, y)
+    rows = comparison(at)
+    assert rows["objective"] == ("—", f"{dual.dual_objective_:.8f}")
+    # ‖w‖² = αᵀGα = 2(Σα − dual objective)
+    assert rows["‖w‖"][1] == f"{np.sqrt(2 * (dual.alpha_.sum() - dual.dual_objective_)):.6f}"
+    before = figures(at)
+    for key in ("pd_gamma",):
+        slider = at.get_by_key(key)
+        for end in (0, -1):
+            slider.set_value(float(slider.options[end])).run()
+            assert not at.exception and not at.error
+            assert figures(at) != before
+    at.get_by_key("pd_kernel").set_value("poly").run()
+    for value in (1, 10):
+        at.get_by_key("pd_degree").set_value(value).run()
+        assert not at.exception and not at.error
+
+
+def test_without_offset_b_is_zero_both_ways():
+    at = open_page()
+    at.get_by_key("pd_offset").set_value(False).run()
+    assert not at.exception and not at.error
+    X, y = page_data(at)
+    phi = FEATURE_MAPS[at.get_by_key("pd_phi").value].phi(X)
+    dual = DualSVM("linear", C=1.0, fit_intercept=False, tol=DUAL_TOL).fit(phi, y)
+    rows = comparison(at)
+    assert rows["b"] == ("0.000000", "0.000000")
+    assert rows["objective"][1] == f"{dual.dual_objective_:.8f}"
+
+
+def test_scikit_learn_comparison_agrees_with_our_dual():
+    at = open_page()
+    at.get_by_key("pd_sklearn").check().run()
+    assert not at.exception and not at.error
+    sk = table(at, "scikit-learn (libsvm)")
+    ours, theirs = sk["Kernel Lab (SMO)"], sk["scikit-learn (libsvm)"]
+    np.testing.assert_allclose(float(theirs[0]), float(ours[0]), rtol=1e-5)
+    np.testing.assert_allclose(float(theirs[1]), float(ours[1]), atol=1e-3)
+    assert theirs[2] == ours[2]
+    X, y = page_data(at)
+    phi = FEATURE_MAPS[at.get_by_key("pd_phi").value].phi(X)
+    assert int(theirs[2]) == SVC(kernel="linear", C=1.0, tol=DUAL_TOL).fit(phi, y).support_.size
+    # a kernel scikit-learn only gets as a callable (its support_vectors_ then stay empty)
+    at.get_by_key("pd_space").set_value("kernel").run()
+    at.get_by_key("pd_kernel").set_value("laplacian").run()
+    assert not at.exception and not at.error
+    sk = table(at, "scikit-learn (libsvm)")
+    np.testing.assert_allclose(float(sk["scikit-learn (libsvm)"][0]), float(sk["Kernel Lab (SMO)"][0]), rtol=1e-5)
+
+
+# ---------------------------------------------------------------- figures/svm.py without Streamlit
+
+def test_alpha_bars_draw_alpha_itself_and_the_C_line_only_for_a_finite_C():
+    alpha = np.array([0.5, 0.5, 1.0, 0.0])
+    y = np.array([-1.0, -1.0, 1.0, 1.0])
+    fig = alpha_bars(alpha, y, 1.0)
+    heights = np.concatenate([np.asarray(t.y, dtype=float) for t in fig.data])
+    np.testing.assert_array_equal(np.sort(heights), np.sort(alpha))
+    assert [s.y0 for s in fig.layout.shapes] == [1.0]
+    assert not alpha_bars(alpha, y, np.inf).layout.shapes
+
+
+def test_zero_contour_keeps_the_grid_ends_and_thins_the_rest():
+    xs, ys = np.linspace(-1, 1, 100), np.linspace(-2, 2, 100)
+    trace = zero_contour(xs, ys, np.add.outer(ys, xs), name="primal f = 0")
+    assert trace.x[0] == np.float32(-1) and trace.x[-1] == np.float32(1) and trace.y[-1] == np.float32(2)
+    assert len(trace.x) == 34 and np.asarray(trace.z).shape == (34, 34)   # every 3rd of 0..99
+    # the kept values are those of the kept grid points, f(x, y) = x + y
+    np.testing.assert_allclose(trace.z, np.add.outer(trace.y, trace.x), atol=1e-6)
+
+
+def test_primal_dual_figure_stays_under_the_payload_budget_for_the_overlay():
+    X, y = datasets.lfd_toy()
+    grid = make_grid(X, n=100)
+    Z = grid.points @ [1.0, -1.0] - 1.0
+    Z = Z.reshape(100, 100)
+    plain = primal_dual_figure(grid.x, grid.y, Z, X, y)
+    overlaid = primal_dual_figure(grid.x, grid.y, Z, X, y, Z_primal=Z)
+    assert len(overlaid.to_json()) - len(plain.to_json()) < 10_000
