@@ -9,10 +9,11 @@ bounded ones told apart.
 import numpy as np
 import plotly.graph_objects as go
 
-CLASS_COLORS = {-1: "#2166ac", 1: "#d6604d"}
+# dark class colours on a light field, so a point stays visible on its own side of the boundary
+CLASS_COLORS = {-1: "#08519c", 1: "#b2182b"}
 CLASS_LABELS = {-1: "y = −1", 1: "y = +1"}
 # blue for f < 0 (class −1), white at f = 0, red for f > 0 (class +1)
-DIVERGING = [[0.0, "#4393c3"], [0.25, "#92c5de"], [0.5, "#f7f7f7"], [0.75, "#f4a582"], [1.0, "#d6604d"]]
+DIVERGING = [[0.0, "#8fbfe0"], [0.25, "#cfe3f2"], [0.5, "#ffffff"], [0.75, "#f9d2c4"], [1.0, "#ee9a80"]]
 F_RANGE = 2.0
 CLICK_LAYER = "click to add a point"
 CLICK_CELLS = 30
@@ -55,7 +56,10 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
         x=xs, y=ys, z=Z, zmin=-F_RANGE, zmax=F_RANGE, colorscale=DIVERGING, name="f(x)",
         contours=dict(coloring="heatmap", start=-1, end=1, size=1, showlabels=True,
                       labelfont=dict(size=12, color="black")),
-        line=dict(color="black", width=1.5), colorbar=dict(title="f(x)", thickness=12, len=0.8),
+        line=dict(color="black", width=2),
+        # under the plot: beside an equal-aspect plot a vertical bar floats far to its right
+        colorbar=dict(title=dict(text="f(x)", side="top"), orientation="h", thickness=10, len=0.6,
+                      x=0.5, xanchor="center", y=-0.2, yanchor="top"),
         hovertemplate="x₁=%{x:.2f}, x₂=%{y:.2f}<br>f=%{z:.3f}<extra></extra>",
     ))
     for trace in class_traces(X, y):
@@ -71,7 +75,7 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
     if clickable:
         fig.add_trace(click_layer(xs, ys))
     fig.update_layout(
-        title=title, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+        title=title, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=70),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
         xaxis=dict(title="x₁", range=[float(xs[0]), float(xs[-1])], constrain="domain"),
         yaxis=dict(title="x₂", range=[float(ys[0]), float(ys[-1])], scaleanchor="x", scaleratio=1),

@@ -62,8 +62,9 @@ def controls():
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def solve(X, y, space, fmap, kernel, gamma, degree, coef0, offset, C):
-    """Primal (interior point on explicit features) and dual (SMO) fitted independently, plus a grid."""
+def solve(X, y, test, space, fmap, kernel, gamma, degree, coef0, offset, C):
+    """Primal (interior point on explicit features) and dual (SMO) fitted independently, plus a grid
+    and the accuracy on the held-out sample test = (X_test, y_test) or None."""
     grid = make_grid(X, n=common.GRID_POINTS)
     shape = (grid.y.size, grid.x.size)
     out = {"xs": grid.x, "ys": grid.y, "primal": None}
@@ -73,9 +74,11 @@ def solve(X, y, space, fmap, kernel, gamma, degree, coef0, offset, C):
             dual = svm.DualSVM(kernel, C=C, gamma=gamma, degree=degree, coef0=coef0, fit_intercept=offset,
                                tol=DUAL_TOL).fit(X, y)
             F, F_grid = X, grid.points
+            F_test = test[0] if test else None
         else:
             phi = FEATURE_MAPS[fmap].phi if space == "explicit" else np.asarray
             F, F_grid = phi(X), phi(grid.points)
+            F_test = phi(test[0]) if test else None
             primal = svm.PrimalSVM(C=C, fit_intercept=offset).fit(F, y)
             # linear kernel on Φ: the dual sees only the Gram matrix ΦΦᵀ = K, yet reports w = Σ αᵢyᵢφ(xᵢ)
             dual = svm.DualSVM("linear", C=C, fit_intercept=offset, tol=DUAL_TOL).fit(F, y)
@@ -94,6 +97,7 @@ def solve(X, y, space, fmap, kernel, gamma, degree, coef0, offset, C):
         "status": dual.kkt_.status, "margin": dual.kkt_.margin, "violation": dual.kkt_.violation,
         "max_violation": dual.kkt_.max_violation, "n_iter": dual.n_iter_,
         "Z": dual.decision_function(F_grid).reshape(shape),
+        "test_accuracy": float(np.mean(dual.predict(F_test) == test[1])) if test else None,
     }
     out["warnings"] = [str(w.message) for w in caught]
     return out
@@ -170,7 +174,7 @@ params = controls()
 X, y = common.training_data()
 fit_args = {k: params[k] for k in ("space", "fmap", "kernel", "gamma", "degree", "coef0", "offset", "C")}
 try:
-    result = solve(X, y, **fit_args)
+    result = solve(X, y, common.test_data(), **fit_args)
 except ValueError as exc:
     common.show_error(exc)
 for message in result["warnings"]:
@@ -192,7 +196,9 @@ m1.metric("duality gap", f"{primal['objective'] - dual['objective']:.2e}" if pri
           help="Primal objective − dual objective: zero at the optimum (strong duality); what is left is the "
                "solvers' tolerance.")
 m2.metric("margin 1/‖w‖", f"{1.0 / dual['norm_w']:.4f}" if dual["norm_w"] > 0 else "∞")
-m3.metric("training accuracy", f"{dual['accuracy']:.1%}")
+m3.metric("train / test accuracy",
+          f"{dual['accuracy']:.1%} / " + (f"{dual['test_accuracy']:.1%}" if dual["test_accuracy"] is not None else "—"),
+          help="Test: a fresh sample from the same generator and settings (another seed), never seen in training.")
 m4.metric("support vectors", f"{dual['n_sv']} / {y.size}")
 m5.metric("E_cv ≤ #SV/N", f"{dual['n_sv'] / y.size:.3f}",
           help="Learning From Data: the leave-one-out error E_cv is at most (#support vectors) / N.")

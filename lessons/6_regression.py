@@ -199,8 +199,8 @@ def logistic_section():
     st.subheader("Kernel logistic regression on the sidebar's data")
     st.markdown(
         "Swap squared error for the logistic loss and the same trick classifies: $f(x) = \\sum_j \\beta_j K(x_j, x)$ "
-        "is the **logit**, $P(y = +1 \\mid x) = \\sigma(f(x))$. The solid line $f = 0$ is where both classes "
-        "are equally likely; the dashed lines $f = \\pm 1$ are where $P(y = +1 \\mid x) = \\sigma(\\pm1) "
+        "is the **logit**, $P(y = +1 \\mid x) = \\sigma(f(x))$. The line labelled 0 ($f = 0$) is where both "
+        "classes are equally likely; the lines labelled ±1 ($f = \\pm 1$) are where $P(y = +1 \\mid x) = \\sigma(\\pm1) "
         "\\approx 0.73$ and $0.27$ — contours of confidence, not an SVM margin."
     )
     st.latex(r"J(\beta) = \sum_{i=1}^n \log\!\big(1 + e^{-y_i f(x_i)}\big) + \frac{\lambda}{2}\,\beta^\top K\beta, "
@@ -224,7 +224,7 @@ def logistic_section():
                   help=f"η = {r['eta']:.4g}, the core's safe step 1/(λ_max(K)/4 + λ)")
     left, right = st.columns([1.25, 1], gap="medium")
     with left:
-        st.caption("Colour: the logit f(x). Solid: f = 0, P = ½. Dashed: f = ±1, P(y = +1 | x) ≈ 0.73 and 0.27.")
+        st.caption("Colour: the logit f(x). Line 0: f = 0, P = ½. Lines ±1: P(y = +1 | x) ≈ 0.73 and 0.27.")
         common.boundary_chart(boundary_fig(r["xs"], r["ys"], r["Z"], X, y), key="rgl_boundary")
     with right:
         st.caption("Gradient descent on β lowers J(β) at every step.")

@@ -35,7 +35,6 @@ KERNEL_LABELS = {
 N_MAX = 500
 MAX_USER_POINTS = 200
 GRID_POINTS = 100
-CLASS_COLORS = {-1: "#2166ac", 1: "#d6604d"}
 CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (red)"}
 
 
@@ -208,6 +207,19 @@ def _load(name, n, noise, seed, points, only_mine):
     X.setflags(write=False)
     y.setflags(write=False)
     return X, y
+
+
+# held-out points come from the same generator and settings with this seed offset
+TEST_SEED_OFFSET = 10_000
+
+
+def test_data():
+    """A fresh sample from the sidebar's generator (same n and noise, another seed) to measure test
+    accuracy; None when there is nothing to draw from (a fixed example, or only the student's points)."""
+    s = st.session_state
+    if s.get("only_mine") or not datasets.DATASET_INFO[s["dataset"]].uses_n:
+        return None
+    return _load(s["dataset"], s["n"], s["noise"], s["seed"] + TEST_SEED_OFFSET, (), False)
 
 
 def training_data():
