@@ -30,6 +30,7 @@ TAU = 1e-12               # LIBSVM's floor on the curvature a_ij of a pair step
 HISTORY_POINTS = 1_000    # history_ keeps between 1 000 and 2 000 evenly spaced samples
 CACHE_BYTES = 256 << 20   # memory for cached kernel rows
 FARKAS_TOL = 1e-6         # relative size of a Farkas certificate that proves non-separability
+PSD_TOL = 1e-10           # eigenvalues below -PSD_TOL × the largest make a Gram matrix not PSD
 STALL_SLACK = 1e3         # an interior-point iterate stuck at breakdown may miss tol by this factor
 # rows of X per kernel call in decision_function: small enough that OpenBLAS runs the product
 # X Yᵀ on one thread (threads stall on a busy machine) and the block stays in cache
@@ -85,16 +86,14 @@ class _History:
         return {key: list(values) for key, values in self.data.items()}
 
 
+def _probe_steps(n):
+    """SMO steps a hard margin gets before its feasibility must be proven (separable data need O(n))."""
+    return 10 * n + 1_000
+
+
 def _objective(alpha, y, v):
     # Σα − ½αᵀGα with αᵀGα = Σα − (αy)·v, since v = y − K(αy)
     return 0.5 * (alpha.sum() + (alpha * y) @ v)
-
-
-def _not_psd(what):
-    return ValueError(
-        f"The hard-margin dual is unbounded: the kernel is not positive semi-definite on these points "
-        f"({what}). Use a finite C or a valid (PSD) kernel."
-    )
 
 
 def _smo(rows, diag, y, C, tol, max_iter, history):
@@ -133,8 +132,6 @@ def _smo(rows, diag, y, C, tol, max_iter, history):
         # objective by gain·delta - ½ a_ij delta²; it stops where alpha_i or alpha_j reaches 0 or C
         cap_i = C - alpha[i] if pos[i] else alpha[i]
         cap_j = alpha[j] if pos[j] else C - alpha[j]
-        if a_ij <= 0 and min(cap_i, cap_j) == np.inf:
-            raise _not_psd(f"K_ii + K_jj - 2K_ij = {a_ij:.3g} for i={i}, j={j}")
         delta = min(gain[j] / max(a_ij, TAU), cap_i, cap_j)
         objective += delta * (gain[j] - 0.5 * a_ij * delta)
         # land exactly on a bound that stops the step, so that the status (0 < alpha < C) is exact
@@ -169,10 +166,9 @@ def _coordinate_descent(rows, diag, y, C, tol, max_iter, history):
             return alpha, v, t, violation[i]
         if diag[i] > 0:
             new = min(max(alpha[i] - g[i] / diag[i], 0.0), C)
-        elif C == np.inf:
-            raise _not_psd(f"K_ii = {diag[i]:.3g} for i={i}")
         else:
-            # no curvature, or negative: the best point of [0, C] is an end
+            # no curvature, or negative (a kernel that is not PSD; C is finite then, see
+            # _require_separable): the best point of [0, C] is an end
             ends = np.array([0.0, C]) - alpha[i]
             new = alpha[i] + ends[np.argmin(g[i] * ends + 0.5 * diag[i] * ends * ends)]
         d = new - alpha[i]
@@ -228,7 +224,9 @@ class DualSVM:
     Parameters
     ----------
     kernel : registry name ("rbf", "linear", "poly", "sigmoid", ...) or callable (X, Y) -> Gram.
-    C : box constraint 0 <= alpha_i <= C; larger C punishes margin violations more. np.inf: hard margin.
+    C : box constraint 0 <= alpha_i <= C; larger C punishes margin violations more. np.inf: hard
+        margin; if SMO has not converged after 10 n + 1000 steps, the kernel is checked to be PSD
+        and the data separable in its feature space (O(n³), see _require_separable), else ValueError.
     gamma, degree, coef0 : kernel parameters, as in kernel_core.kernels (gamma=None: 1/d).
     fit_intercept : with the offset b (constraint Σ alpha_i y_i = 0, solved by SMO with the WSS 2
         rule of Fan, Chen & Lin 2005); without it the dual is a box QP, solved by greedy
@@ -261,19 +259,27 @@ class DualSVM:
         self.max_iter = max_iter
 
     def fit(self, X, y):
-        X, y = check_X_y(X, y)
-        C = check_positive(self.C, "C", allow_inf=True)
-        tol = check_positive(self.tol, "tol")
-        max_iter = check_int(self.max_iter, "max_iter", low=1)
+        X, y, C, tol, max_iter = _check_fit(self, X, y)
         if self.gamma is not None:
             check_positive(self.gamma, "gamma", allow_zero=True)
         k = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
         rows = _KernelRows(k, X)
-        if C == np.inf:
-            _require_separable(k(X, X), y, self.fit_intercept)
+        diag = rows.diagonal()
         solve = _smo if self.fit_intercept else _coordinate_descent
         history = _History("objective", "violation")
-        alpha, v, self.n_iter_, violation = solve(rows, rows.diagonal(), y, C, tol, max_iter, history)
+        if C < np.inf:
+            alpha, v, self.n_iter_, violation = solve(rows, diag, y, C, tol, max_iter, history)
+        else:
+            # the hard-margin dual is unbounded on data that is not separable: SMO would run to
+            # max_iter. Only if it has not converged within _probe_steps is the (O(n³)) proof run,
+            # before SMO gets its whole budget.
+            with np.errstate(all="ignore"):     # a diverging run may overflow; it is discarded
+                alpha, v, self.n_iter_, violation = solve(rows, diag, y, C, tol,
+                                                          min(max_iter, _probe_steps(len(y))), history)
+            if not violation <= tol:
+                _require_separable(k(X, X), y, self.fit_intercept)
+                history = _History("objective", "violation")
+                alpha, v, self.n_iter_, violation = solve(rows, diag, y, C, tol, max_iter, history)
         if violation > tol:
             warnings.warn(f"SMO stopped at max_iter={max_iter} with KKT violation {violation:.3g} > "
                           f"tol={tol:g}; raise max_iter or tol. Keeping the current alpha.", stacklevel=2)
@@ -313,7 +319,7 @@ class DualSVM:
         """f(x) = Σ_{i in support_} alpha_i y_i k(x_i, x) + b, in chunks of rows.
 
         Inputs of at least F32_MIN_POINTS points (plotting grids) with the RBF kernel are computed
-        in float32, about twice as fast, when each term's relative error is provably below
+        in float32, two to three times faster, when each term's relative error is provably below
         F32_MAX_REL_ERROR (see _float32_rbf); everything else in float64.
         """
         blocks = _check_points(X, self.support_vectors_.shape[1])
@@ -333,6 +339,13 @@ class DualSVM:
         return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
 
 
+def _check_fit(model, X, y):
+    """The checks both fits share: training set, C (np.inf allowed), tol and max_iter."""
+    X, y = check_X_y(X, y)
+    C = check_positive(model.C, "C", allow_inf=True)
+    return X, y, C, check_positive(model.tol, "tol"), check_int(model.max_iter, "max_iter", low=1)
+
+
 def _check_points(X, d):
     """Points to evaluate, validated in chunks so that grids larger than MAX_SAMPLES pass."""
     A = np.asarray(X) if np.ndim(X) == 2 else check_array(X)
@@ -344,16 +357,21 @@ def _check_points(X, d):
 
 
 def _require_separable(K, y, fit_intercept):
-    """Raise unless the points are separable in the kernel's feature space.
+    """Raise unless the kernel is PSD on the points and they are separable in its feature space.
 
-    K = U diag(lam) Uᵀ gives exact features Phi = U sqrt(lam) of the training points
-    (Phi Phiᵀ = K), so separability in feature space is linear separability of Phi's rows,
-    which the primal interior-point method decides (see _primal_ipm).
+    Without the box, a direction of negative curvature of a kernel that is not PSD makes the
+    dual unbounded. For a PSD kernel, K = U diag(lam) Uᵀ gives exact features Phi = U sqrt(lam)
+    of the training points (Phi Phiᵀ = K), so separability in feature space is linear
+    separability of Phi's rows, which the primal interior-point method decides (see _primal_ipm).
     """
     lam, U = np.linalg.eigh(0.5 * (K + K.T))
-    keep = lam > lam[-1] * 1e-13 if lam[-1] > 0 else np.zeros(lam.size, bool)
+    if lam[0] < -PSD_TOL * max(lam[-1], 0.0):
+        raise ValueError(f"The hard margin (C=np.inf) needs a positive semi-definite kernel, but the Gram "
+                         f"matrix of these points has the eigenvalue {lam[0]:.3g}. Use a finite C or a valid kernel.")
+    keep = lam > max(lam[-1], 0.0) * 1e-13
     Phi = U[:, keep] * np.sqrt(lam[keep])
-    if _primal_ipm(Phi, y, np.inf, fit_intercept, 1e-9, 200, None).status == "infeasible":
+    # K = 0 maps every point to the origin of feature space, where no hyperplane separates them
+    if not keep.any() or _primal_ipm(Phi, y, np.inf, fit_intercept, 1e-9, 200, None).status == "infeasible":
         raise ValueError("The data is not separable in the kernel's feature space, so the hard-margin "
                          "dual (C=np.inf) is unbounded. Use a finite C (soft margin).")
 
@@ -367,6 +385,13 @@ class _IPMResult:
     s: np.ndarray        # margin slacks A z + xi - 1
     xi: np.ndarray
     mu: np.ndarray       # multipliers of xi >= 0
+
+
+def _design(Phi, y, fit_intercept):
+    """A with rows y_i (phi_i, 1) (or y_i phi_i without offset) and H = diag(1, ..., 1, 0) of ½ zᵀH z."""
+    if not fit_intercept:
+        return y[:, None] * Phi, np.ones(Phi.shape[1])
+    return y[:, None] * np.column_stack([Phi, np.ones(len(y))]), np.append(np.ones(Phi.shape[1]), 0.0)
 
 
 def _max_step(d, x):
@@ -395,10 +420,7 @@ def _primal_ipm(Phi, y, C, fit_intercept, tol, max_iter, history):
     """
     n, p = Phi.shape
     soft = C < np.inf
-    A = np.hstack([y[:, None] * Phi, y[:, None]]) if fit_intercept else y[:, None] * Phi
-    H = np.ones(A.shape[1])
-    if fit_intercept:
-        H[-1] = 0.0
+    A, H = _design(Phi, y, fit_intercept)
     absA = np.abs(A)
     radius = max(float(np.sqrt((Phi * Phi).sum(axis=1).max())), 1e-300)
     z = np.zeros(A.shape[1])
@@ -432,32 +454,29 @@ def _primal_ipm(Phi, y, C, fit_intercept, tol, max_iter, history):
                 return _IPMResult(z, lam, it, "infeasible", s, xi, mu)
         if it == max_iter:
             return _IPMResult(z, lam, it, "max_iter", s, xi, mu)
-        if soft:
-            E = lam * mu / (lam * xi + s * mu)
-        else:
-            E = lam / s
-        M = np.diag(H) + (A.T * E) @ A
-        # Jacobi scaling: E spans many orders of magnitude near the end, the scaled matrix less so
-        scale = 1.0 / np.sqrt(np.diag(M))
-
-        def newton(r_ls, r_mx):
-            # complementarity rows: lam s -> r_ls, mu xi -> r_mx (targets folded into them)
-            g = r_x + r_mx / xi if soft else np.zeros(n)
-            h = -r_p - (r_ls + s * g) / lam
-            dz = scale * np.linalg.solve(scale[:, None] * M * scale, scale * (-r_d + A.T @ (g + E * h)))
-            q = A @ dz
-            dlam = g + E * (h - q)
-            dxi = (h - q) * (lam * xi) / (lam * xi + s * mu) if soft else np.zeros(n)
-            return dz, dlam, q + dxi + r_p, dxi, r_x - dlam
-
-        def longest(d):
-            # the longest step along d that keeps s, lam (and xi, mu) nonnegative
-            _, dlam, ds, dxi, dmu = d
-            theta = min(_max_step(ds, s), _max_step(dlam, lam))
-            return min(theta, _max_step(dxi, xi), _max_step(dmu, mu)) if soft else theta
-
-        # predictor (affine) step, then Mehrotra's centring sigma = (gap_aff / gap)³ and corrector
+        # near the end E spans many orders of magnitude and may overflow: a failed step is caught below
         with np.errstate(all="ignore"):
+            E = lam * mu / (lam * xi + s * mu) if soft else lam / s
+            M = np.diag(H) + (A.T * E) @ A
+            scale = 1.0 / np.sqrt(np.diag(M))      # Jacobi scaling of the reduced system
+
+            def newton(r_ls, r_mx):
+                # complementarity rows: lam s -> r_ls, mu xi -> r_mx (targets folded into them)
+                g = r_x + r_mx / xi if soft else np.zeros(n)
+                h = -r_p - (r_ls + s * g) / lam
+                dz = scale * np.linalg.solve(scale[:, None] * M * scale, scale * (-r_d + A.T @ (g + E * h)))
+                q = A @ dz
+                dlam = g + E * (h - q)
+                dxi = (h - q) * (lam * xi) / (lam * xi + s * mu) if soft else np.zeros(n)
+                return dz, dlam, q + dxi + r_p, dxi, r_x - dlam
+
+            def longest(d):
+                # the longest step along d that keeps s, lam (and xi, mu) nonnegative
+                _, dlam, ds, dxi, dmu = d
+                theta = min(_max_step(ds, s), _max_step(dlam, lam))
+                return min(theta, _max_step(dxi, xi), _max_step(dmu, mu)) if soft else theta
+
+            # predictor (affine) step, then Mehrotra's centring sigma = (gap_aff / gap)³ and corrector
             try:
                 aff = newton(lam * s, mu * xi)
                 theta = min(1.0, longest(aff))
@@ -465,6 +484,7 @@ def _primal_ipm(Phi, y, C, fit_intercept, tol, max_iter, history):
                 gap_aff = (lam + theta * dlam) @ (s + theta * ds) + ((mu + theta * dmu) @ (xi + theta * dxi) if soft else 0.0)
                 sigma_mu = (gap_aff / gap) ** 3 * gap / m
                 dz, dlam, ds, dxi, dmu = d = newton(lam * s + ds * dlam - sigma_mu, mu * xi + dxi * dmu - sigma_mu)
+                theta = min(1.0, 0.99 * longest(d))
             except np.linalg.LinAlgError:
                 d = None
         if d is None or not all(np.all(np.isfinite(part)) for part in d):
@@ -472,7 +492,6 @@ def _primal_ipm(Phi, y, C, fit_intercept, tol, max_iter, history):
             # (a point on the margin with multiplier 0) where w converges only linearly: the last
             # digits are lost, so accept the iterate if it is within STALL_SLACK × tol
             return _IPMResult(z, lam, it, "optimal" if error <= STALL_SLACK * tol else "stalled", s, xi, mu)
-        theta = min(1.0, 0.99 * longest(d))
         z += theta * dz
         moved = theta * np.abs(dz[:p]).max(initial=0.0)
         lam += theta * dlam
@@ -483,7 +502,7 @@ def _primal_ipm(Phi, y, C, fit_intercept, tol, max_iter, history):
         it += 1
 
 
-def _polish(A, H, C, result, tol):
+def _polish(Phi, y, fit_intercept, C, result, tol):
     """Exact (w, b) from the active sets the interior point has found, or None if they fail KKT.
 
     Near a degenerate optimum (a point on its margin with multiplier 0) the iterates converge
@@ -494,6 +513,7 @@ def _polish(A, H, C, result, tol):
     Its solution is optimal if the other points keep A_i z >= 1, B keeps xi_i >= 0 and
     0 <= lam_S <= C (all to tol): then every KKT condition holds.
     """
+    A, H = _design(Phi, y, fit_intercept)
     soft = C < np.inf
     scale = C if soft else result.lam.max()
     bounded = result.xi * C > result.mu if soft else np.zeros(len(result.lam), bool)
@@ -522,7 +542,9 @@ class PrimalSVM:
     C : slack penalty; np.inf is the hard margin (no xi), which raises ValueError on data that
         is not linearly separable.
     fit_intercept : with the offset b, or through the origin (b = 0).
-    tol : relative residual and duality-gap tolerance of the interior-point method.
+    tol : the interior-point method stops when its relative residuals, duality gap and last step
+        in w are all <= tol; (w, b) is then solved exactly on the active set it found, kept if it
+        passes every KKT condition to tol (so degenerate problems are exact too).
     max_iter : most interior-point iterations (usually 10-30 are needed); hitting it warns.
 
     Attributes
@@ -541,28 +563,21 @@ class PrimalSVM:
         self.max_iter = max_iter
 
     def fit(self, Phi, y):
-        Phi, y = check_X_y(Phi, y)
-        C = check_positive(self.C, "C", allow_inf=True)
-        tol = check_positive(self.tol, "tol")
-        max_iter = check_int(self.max_iter, "max_iter", low=1)
+        Phi, y, C, tol, max_iter = _check_fit(self, Phi, y)
         history = _History("objective", "gap")
         result = _primal_ipm(Phi, y, C, self.fit_intercept, tol, max_iter, history)
         if result.status in ("optimal", "stalled"):
-            A = y[:, None] * (np.column_stack([Phi, np.ones(len(y))]) if self.fit_intercept else Phi)
-            polished = _polish(A, np.append(np.ones(Phi.shape[1]), [0.0] * self.fit_intercept), C, result, tol)
+            polished = _polish(Phi, y, self.fit_intercept, C, result, tol)
             if polished is not None:
                 result.z, result.lam = polished
                 result.status = "optimal"
         if result.status == "infeasible":
             raise ValueError("The data is not linearly separable in these features, so the hard-margin "
                              "primal (C=np.inf) has no solution. Use a finite C (soft margin).")
-        if result.status == "max_iter":
-            warnings.warn(f"The interior-point method stopped at max_iter={max_iter} before reaching "
-                          f"tol={tol:g}; raise max_iter or tol. Keeping the current iterate.", stacklevel=2)
-        elif result.status == "stalled":
-            warnings.warn(f"The interior-point method stalled at iteration {result.n_iter} (singular Newton "
-                          f"system) before reaching tol={tol:g}; raise tol or rescale the features. Keeping "
-                          "the current iterate.", stacklevel=2)
+        if result.status != "optimal":
+            warnings.warn(f"The interior-point method stopped after {result.n_iter} iterations (max_iter="
+                          f"{max_iter}) before reaching tol={tol:g}; raise max_iter or tol. Keeping the "
+                          "current iterate.", stacklevel=2)
         p = Phi.shape[1]
         self.coef_ = result.z[:p].copy()
         self.intercept_ = float(result.z[p]) if self.fit_intercept else 0.0
