@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .kernels import make_kernel, squared_distances
-from .validation import check_array, check_int, check_positive, check_X_y
+from .validation import MAX_PREDICT_SAMPLES, check_array, check_int, check_positive, check_X_y
 
 TAU = 1e-12               # LIBSVM's floor on the curvature a_ij of a pair step
 HISTORY_POINTS = 1_000    # history_ keeps between 1 000 and 2 000 evenly spaced samples
@@ -347,13 +347,12 @@ def _check_fit(model, X, y):
 
 
 def _check_points(X, d):
-    """Points to evaluate, validated in chunks so that grids larger than MAX_SAMPLES pass."""
-    A = np.asarray(X) if np.ndim(X) == 2 else check_array(X)
-    blocks = [check_array(A[s:s + _CHUNK]) for s in range(0, max(len(A), 1), _CHUNK)]
-    if blocks[0].shape[1] != d:
-        raise ValueError(f"X has {blocks[0].shape[1]} feature(s) but the model was fitted on {d}; "
+    """Points to evaluate, validated once and split into row blocks of _CHUNK."""
+    X = check_array(X, max_samples=MAX_PREDICT_SAMPLES)
+    if X.shape[1] != d:
+        raise ValueError(f"X has {X.shape[1]} feature(s) but the model was fitted on {d}; "
                          "pass points with the training features.")
-    return blocks
+    return [X[s:s + _CHUNK] for s in range(0, len(X), _CHUNK)]
 
 
 def _require_separable(K, y, fit_intercept):

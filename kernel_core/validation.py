@@ -10,9 +10,13 @@ import numpy as np
 
 MAX_SAMPLES = 20_000
 MAX_FEATURES = 1_000
+# points to evaluate a fitted model on (a decision grid of up to 500 × 500)
+MAX_PREDICT_SAMPLES = 250_000
+# a Gram matrix of 5e7 float64 entries is 400 MB
+MAX_GRAM_ENTRIES = 50_000_000
 
 
-def check_array(X, name="X", *, ndim=2, allow_empty=False):
+def check_array(X, name="X", *, ndim=2, allow_empty=False, max_samples=MAX_SAMPLES):
     """Return X as a finite float64 array of the given ndim (1-D input is promoted for ndim=2)."""
     try:
         A = np.asarray(X, dtype=np.float64)
@@ -24,9 +28,9 @@ def check_array(X, name="X", *, ndim=2, allow_empty=False):
         raise ValueError(f"{name} must be a {ndim}-D array; got shape {A.shape}.")
     if not allow_empty and A.size == 0:
         raise ValueError(f"{name} is empty (shape {A.shape}); give at least one sample.")
-    if A.ndim == 2 and (A.shape[0] > MAX_SAMPLES or A.shape[1] > MAX_FEATURES):
+    if A.ndim == 2 and (A.shape[0] > max_samples or A.shape[1] > MAX_FEATURES):
         raise ValueError(
-            f"{name} has shape {A.shape}; the limit is {MAX_SAMPLES} samples and "
+            f"{name} has shape {A.shape}; the limit is {max_samples} samples and "
             f"{MAX_FEATURES} features. Use fewer points."
         )
     if not np.all(np.isfinite(A)):
@@ -36,14 +40,18 @@ def check_array(X, name="X", *, ndim=2, allow_empty=False):
 
 
 def check_pair(X, Y=None):
-    """Validate the two inputs of a kernel; Y=None means Y = X."""
-    X = check_array(X, "X")
-    if Y is None:
-        return X, X
-    Y = check_array(Y, "Y")
+    """Validate the two inputs of a kernel; Y=None means Y = X. The Gram matrix is n × m floats,
+    so its size, not the row count, is what is bounded."""
+    X = check_array(X, "X", max_samples=MAX_PREDICT_SAMPLES)
+    Y = X if Y is None else check_array(Y, "Y", max_samples=MAX_PREDICT_SAMPLES)
     if X.shape[1] != Y.shape[1]:
         raise ValueError(
             f"X and Y must have the same number of features; got {X.shape[1]} and {Y.shape[1]}."
+        )
+    if X.shape[0] * Y.shape[0] > MAX_GRAM_ENTRIES:
+        raise ValueError(
+            f"A {X.shape[0]} × {Y.shape[0]} Gram matrix is over the limit of {MAX_GRAM_ENTRIES:.0e} entries; "
+            "use fewer points or evaluate in blocks."
         )
     return X, Y
 
@@ -115,7 +123,7 @@ def check_predict_input(model, X, fitted_attr, X_fit):
     """Validate X for predicting with a fitted model: fitted, finite, same features as the training X."""
     if not hasattr(model, fitted_attr):
         raise ValueError(f"This {type(model).__name__} is not fitted yet; call fit first.")
-    X = check_array(X)
+    X = check_array(X, max_samples=MAX_PREDICT_SAMPLES)
     if X.shape[1] != X_fit.shape[1]:
         raise ValueError(
             f"X has {X.shape[1]} features but the model was fitted on {X_fit.shape[1]}; "

@@ -183,7 +183,8 @@ def test_parameter_exponent_above_the_limit_is_refused():
 # ---- the hostile corpus ---------------------------------------------------------------------
 
 SENTINEL = "/tmp/kernel_lab_formula_pwned"
-HUGE = np.zeros((20_000, 3))
+# within the Gram-size limit of check_pair (n·m = 3.6e7) but over the formula's n·m·d limit (1.1e8)
+HUGE = np.zeros((6_000, 3))
 
 HOSTILE = [
     ("import_os", f"__import__('os').system('touch {SENTINEL}')", {}, "Character"),

@@ -78,6 +78,7 @@ def test_make_kernel_passes_callables_through_and_rejects_unknown_names():
         ((X,), {"gamma": -1.0}, "gamma must be >= 0"),
         ((X,), {"gamma": float("nan")}, "gamma must be a finite"),
         ((np.array([["a", "b"]]),), {}, "must be numeric"),
+        ((np.zeros((8_000, 2)),), {}, "Gram matrix is over the limit"),
     ],
 )
 def test_bad_input_raises_value_error_with_the_fix(args, kwargs, match):
