@@ -7,28 +7,18 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import SelectSlider
 
+from pageutil import figures, open_page
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "lessons").glob("[0-9]_*.py"))
 
 
-def open_page(page):
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    at.switch_page(page)
-    at.run()
-    return at
-
-
 def drawn(at):
     """What the page shows: every figure's JSON, and the numbers and tables around them."""
-    parts = [c.proto.spec for c in at.get("plotly_chart")]
+    parts = figures(at)
     for kind in ("metric", "dataframe", "table", "markdown", "latex", "code"):
         parts.extend(str(e.proto) for e in at.main.get(kind))
     return parts
-
-
-def figures(at):
-    return [c.proto.spec for c in at.get("plotly_chart")]
 
 
 def option_value(widget, label):

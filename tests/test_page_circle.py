@@ -2,44 +2,18 @@
 and the 3-D figure builders of figures/lift.py without Streamlit."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 import datasets
 from figures.lift import lift_box, lift_figure, plane_polygon
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.svm import PrimalSVM
+from pageutil import figures, metrics, open_page, page_data
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGE = "lessons/2_circle_lift.py"
 FIT_INTERCEPT = {"circle": False, "paraboloid": True}
-
-
-def open_page(**sidebar):
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    for key, value in sidebar.items():
-        at.sidebar.get_by_key(key).set_value(value)
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def metrics(at):
-    return {m.label: m.value for m in at.metric}
-
-
-def figures(at):
-    return [c.proto.spec for c in at.get("plotly_chart")]
-
-
-def page_data(at):
-    s = at.session_state
-    return datasets.DATASETS[s["dataset"]](s["n"], noise=s["noise"], random_state=s["seed"])
 
 
 def core_fit(X, y, lift, C):
@@ -49,7 +23,7 @@ def core_fit(X, y, lift, C):
 
 @pytest.fixture(scope="module")
 def default_page():
-    return open_page()
+    return open_page(PAGE)
 
 
 def test_default_page_draws_the_lift_and_the_plane_without_error(default_page):
@@ -78,7 +52,7 @@ def test_printed_numbers_are_the_primal_svm_on_the_lifted_data(default_page):
 
 
 def test_notes_circle_rule_data_is_separated_by_both_planes_with_hard_margin():
-    at = open_page(dataset="circle_rule")
+    at = open_page(PAGE, sidebar={"dataset": "circle_rule"})
     at.get_by_key("cl_hard").set_value(True).run()
     assert not at.exception and not at.error
     shown = metrics(at)
@@ -112,7 +86,7 @@ def test_paraboloid_lift_fits_an_intercept_and_maps_back_to_a_circle(default_pag
 
 @pytest.mark.parametrize("end", [0, -1])
 def test_C_slider_at_each_extreme_redraws_the_max_margin_plane(end):
-    at = open_page()
+    at = open_page(PAGE)
     before = figures(at)
     slider = at.get_by_key("cl_C")
     slider.set_value(float(slider.options[end])).run()
@@ -121,7 +95,7 @@ def test_C_slider_at_each_extreme_redraws_the_max_margin_plane(end):
 
 
 def test_hard_margin_on_data_no_plane_separates_shows_an_error_not_a_traceback():
-    at = open_page(dataset="xor")
+    at = open_page(PAGE, sidebar={"dataset": "xor"})
     at.get_by_key("cl_hard").set_value(True).run()
     assert not at.exception
     assert at.error and "finite C" in at.error[0].value

@@ -1,55 +1,22 @@
 """Lesson 1 (feature maps and the kernel trick): the page under AppTest against kernel_core and closed
 forms computed directly, and the figure builders of figures/feature_maps.py without Streamlit."""
 
-import base64
 import json
 import math
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 import datasets
 from figures.feature_maps import cost_figure, taylor_error_figure, taylor_figure
 from kernel_core.feature_maps import FEATURE_MAPS, gaussian_taylor_error, operation_counts
 from kernel_core.grid import make_grid_1d
 from kernel_core.regression import LMS, KernelLMS, max_stable_eta
+from pageutil import decode, figure, metrics, open_page, page_data, table
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGE = "lessons/1_feature_maps.py"
 CUBIC = FEATURE_MAPS["cubic_1d"]
-
-
-def open_page(**widgets):
-    """The page with each widget set in turn (one rerun each: some widgets appear only after another)."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    at.switch_page(PAGE)
-    at.run()
-    for key, value in widgets.items():
-        at.get_by_key(key).set_value(value).run()
-    assert not at.exception, at.exception
-    return at
-
-
-def figure(at, key):
-    """The JSON spec of the chart drawn with `key`."""
-    (spec,) = [c.proto.spec for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
-    return spec
-
-
-def decode(values):
-    """A figure array from its JSON: Plotly ships numpy arrays as base64 typed arrays."""
-    if isinstance(values, dict):
-        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
-    return np.asarray(values)
-
-
-def table(at, first_column):
-    (df,) = [d.value for d in at.dataframe if d.value.columns[0] == first_column]
-    return df
 
 
 def text(at):
@@ -67,17 +34,13 @@ def assert_printed(printed, value, *, atol=0.0):
     np.testing.assert_allclose(float(printed), value, rtol=1e-3, atol=atol)
 
 
-def metrics(at):
-    return {m.label: m.value for m in at.metric}
-
-
 def house(at):
     return datasets.make_dataset("house_prices", random_state=at.session_state["seed"])
 
 
 @pytest.fixture(scope="module")
 def default_page():
-    return open_page()
+    return open_page(PAGE)
 
 
 def test_default_page_renders_five_figures_without_error(default_page):
@@ -91,7 +54,7 @@ def test_default_page_renders_five_figures_without_error(default_page):
 
 @pytest.mark.parametrize("name", list(FEATURE_MAPS))
 def test_printed_inner_product_and_kernel_are_the_cores_for_every_map(name):
-    at = open_page(fm_map=name)
+    at = open_page(PAGE, widgets={"fm_map": name})
     fm = FEATURE_MAPS[name]
     dim = fm.input_dim
     s = at.session_state
@@ -118,17 +81,16 @@ def test_homogeneous_degree_two_map_keeps_the_sqrt2_and_gives_dot_squared(defaul
 
 
 def test_two_data_points_are_picked_from_the_sidebar_data():
-    at = open_page(fm_source="data", fm_i=3, fm_j=107)
-    s = at.session_state
-    X, _ = datasets.DATASETS[s["dataset"]](s["n"], noise=s["noise"], random_state=s["seed"])
-    fm = FEATURE_MAPS[s["fm_map"]]
+    at = open_page(PAGE, widgets={"fm_source": "data", "fm_i": 3, "fm_j": 107})
+    X, _ = page_data(at)
+    fm = FEATURE_MAPS[at.session_state["fm_map"]]
     x, z = X[[3]], X[[107 % len(X)]]
     np.testing.assert_array_equal(table(at, "φₖ")["φₖ(z)"], fm.phi(z)[0])
     np.testing.assert_allclose(shown_numbers(at)[0], fm.explicit_kernel(x, z)[0, 0], rtol=1e-15)
 
 
 def test_one_dimensional_map_takes_its_data_points_from_the_house_prices():
-    at = open_page(fm_map="cubic_1d", fm_source="data", fm_i=2, fm_j=5)
+    at = open_page(PAGE, widgets={"fm_map": "cubic_1d", "fm_source": "data", "fm_i": 2, "fm_j": 5})
     x, _ = house(at)
     np.testing.assert_array_equal(table(at, "φₖ")["φₖ(x)"], CUBIC.phi(x[[2]])[0])
     np.testing.assert_allclose(shown_numbers(at)[1], CUBIC.kernel(x[[2]], x[[5]])[0, 0], rtol=1e-15)
@@ -138,7 +100,7 @@ def test_one_dimensional_map_takes_its_data_points_from_the_house_prices():
 
 @pytest.mark.parametrize("d, p", [(1, 1), (2, 3), (50, 12)])
 def test_cost_table_is_the_cores_operation_count_and_dimension_is_the_binomial(d, p):
-    at = open_page(fm_d=d, fm_p=p)
+    at = open_page(PAGE, widgets={"fm_d": d, "fm_p": p})
     c = operation_counts(d, p)
     df = table(at, "per K(x, z)")
     assert list(df["explicit"]) == [c.explicit_mults, c.explicit_adds, c.explicit_total]
@@ -147,8 +109,8 @@ def test_cost_table_is_the_cores_operation_count_and_dimension_is_the_binomial(d
 
 
 def test_cost_sliders_at_their_extremes_redraw_the_cost_figure():
-    low = figure(open_page(fm_d=1, fm_p=1), "fm_cost")
-    high = figure(open_page(fm_d=50, fm_p=12), "fm_cost")
+    low = figure(open_page(PAGE, widgets={"fm_d": 1, "fm_p": 1}), "fm_cost")
+    high = figure(open_page(PAGE, widgets={"fm_d": 50, "fm_p": 12}), "fm_cost")
     assert low != high
     explicit = decode(json.loads(high)["data"][0]["y"])
     assert int(explicit[-1]) == operation_counts(50, 12).explicit_total
@@ -157,8 +119,8 @@ def test_cost_sliders_at_their_extremes_redraw_the_cost_figure():
 # ---------------------------------------------------------------- 3 · the Gaussian's Taylor map
 
 def test_taylor_error_shown_is_the_cores_and_many_terms_reach_round_off():
-    few = open_page(fm_m=1)
-    many = open_page(fm_m=40)
+    few = open_page(PAGE, widgets={"fm_m": 1})
+    many = open_page(PAGE, widgets={"fm_m": 40})
     for at in (few, many):
         s = at.session_state
         xs = np.linspace(-3.0, 3.0, 241)
@@ -172,7 +134,7 @@ def test_taylor_error_shown_is_the_cores_and_many_terms_reach_round_off():
 
 def test_taylor_gamma_and_z_sliders_at_their_extremes_redraw():
     for key, low, high in (("fm_gamma", 0.01, 100.0), ("fm_z", -2.0, 2.0)):
-        a, b = open_page(**{key: low}), open_page(**{key: high})
+        a, b = open_page(PAGE, widgets={key: low}), open_page(PAGE, widgets={key: high})
         assert not a.exception and not b.exception
         assert figure(a, "fm_taylor") != figure(b, "fm_taylor")
 
@@ -193,7 +155,7 @@ def core_cubic(at):
 
 @pytest.mark.parametrize("mode", ["batch", "stochastic"])
 def test_printed_gap_between_theta_and_beta_runs_is_the_cores_and_tiny(mode):
-    at = open_page(fm_mode=mode, fm_T=500)
+    at = open_page(PAGE, widgets={"fm_mode": mode, "fm_T": 500})
     lms, klms, gap = core_cubic(at)
     printed = metrics(at)["max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot"]
     assert_printed(printed, gap, atol=1e-13)
@@ -203,7 +165,7 @@ def test_printed_gap_between_theta_and_beta_runs_is_the_cores_and_tiny(mode):
 
 
 def test_cubic_fit_after_many_steps_matches_least_squares_on_the_features():
-    at = open_page(fm_T=2000)
+    at = open_page(PAGE, widgets={"fm_T": 2000})
     lms, _, _ = core_cubic(at)
     x, y = house(at)
     theta, *_ = np.linalg.lstsq(CUBIC.phi(x), y, rcond=None)
@@ -211,14 +173,14 @@ def test_cubic_fit_after_many_steps_matches_least_squares_on_the_features():
 
 
 def test_huge_step_shows_a_divergence_error_not_an_exception():
-    at = open_page(fm_eta=10.0)
+    at = open_page(PAGE, widgets={"fm_eta": 10.0})
     assert not at.exception
     assert any("diverged" in e.value and "smaller eta" in e.value for e in at.error)
     assert len(at.get("plotly_chart")) == 3
 
 
 def test_step_just_above_the_stable_limit_warns_before_the_run_blows_up():
-    at = open_page(fm_eta=1.05, fm_T=50)
+    at = open_page(PAGE, widgets={"fm_eta": 1.05, "fm_T": 50})
     assert not at.error, [e.value for e in at.error]
     assert any("above the stable limit" in w.value for w in at.warning)
     lms, _, _ = core_cubic(at)
@@ -226,7 +188,8 @@ def test_step_just_above_the_stable_limit_warns_before_the_run_blows_up():
 
 
 def test_cubic_sliders_at_their_extremes_redraw():
-    low, high = open_page(fm_T=1, fm_eta=0.01), open_page(fm_T=2000, fm_eta=0.95)
+    low = open_page(PAGE, widgets={"fm_T": 1, "fm_eta": 0.01})
+    high = open_page(PAGE, widgets={"fm_T": 2000, "fm_eta": 0.95})
     assert figure(low, "fm_cubic") != figure(high, "fm_cubic")
     assert figure(low, "fm_cubic_loss") != figure(high, "fm_cubic_loss")
 

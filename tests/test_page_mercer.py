@@ -2,47 +2,27 @@
 matrix, the closure rules hold or are refused, hostile formulas are refused without an exception, and a
 valid formula trains an SVM that agrees with scikit-learn's."""
 
-import base64
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 from sklearn.svm import SVC
-from streamlit.testing.v1 import AppTest
 
-import datasets
 from kernel_core.formula import parse_kernel
 from kernel_core.grid import make_grid
 from kernel_core.kernels import rbf_kernel, sigmoid_kernel
 from kernel_core.mercer import CLOSURE_RULES, INVALID_KERNELS, check_psd, kernel_polynomial, kernel_scale
+from pageutil import chart, decode, default_data, figures, metrics, open_page
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGE = "lessons/5_mercer.py"
 HOSTILE = "__import__('os').system('echo hi')"
 
 
-def open_page(tab=None):
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    at.switch_page(PAGE)
-    at.run()
-    if tab is not None:
-        at.session_state["mc_tab"] = tab
-        at.run()
-    assert not at.exception, at.exception
-    return at
-
-
 def points():
     """The sidebar's default circles (n=100 ≤ 150, so no subsample), class −1 first as the page orders them."""
-    X, y = datasets.DATASETS["circles"](100, noise=0.1, random_state=0)
+    X, y = default_data()
     order = np.argsort(y, kind="stable")
     return X, y, X[order], y[order]
-
-
-def metrics(at):
-    return {m.label: m.value for m in at.metric}
 
 
 def assert_numbers_are(at, check):
@@ -54,32 +34,19 @@ def assert_numbers_are(at, check):
     assert m["cᵀKc"] == expected_q
 
 
-def typed(obj):
-    if isinstance(obj, dict):
-        a = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=np.dtype(obj["dtype"]))
-        return a.reshape([int(s) for s in str(obj.get("shape", a.size)).split(",")])
-    return np.asarray(obj)
-
-
-def chart(at, key_part):
-    found = [json.loads(c.proto.spec) for c in at.get("plotly_chart") if key_part in c.proto.id]
-    assert len(found) == 1, [c.proto.id for c in at.get("plotly_chart")]
-    return found[0]
-
-
 def test_rbf_gram_passes_and_the_page_shows_check_psds_numbers():
-    at = open_page()
+    at = open_page(PAGE)
     assert not at.error, [e.value for e in at.error]
     _, _, Xs, _ = points()
     check = check_psd(rbf_kernel(Xs, gamma=1.0))
     assert check.is_psd
     assert_numbers_are(at, check)
     assert any("passes on these points" in s.value for s in at.success)
-    np.testing.assert_allclose(typed(chart(at, "mc_gram")["data"][0]["z"]), rbf_kernel(Xs, gamma=1.0), rtol=1e-6)
+    np.testing.assert_allclose(decode(chart(at, "mc_gram")["data"][0]["z"]), rbf_kernel(Xs, gamma=1.0), rtol=1e-6)
 
 
 def test_sigmoid_gram_fails_with_a_certificate_whose_quadratic_form_is_negative():
-    at = open_page()
+    at = open_page(PAGE)
     at.selectbox(key="mc_kernel").set_value("sigmoid").run()
     assert not at.exception
     _, _, Xs, _ = points()
@@ -94,18 +61,18 @@ def test_sigmoid_gram_fails_with_a_certificate_whose_quadratic_form_is_negative(
 
 
 def test_gram_payload_stays_under_150kb_with_the_largest_dataset():
-    at = open_page()
+    at = open_page(PAGE)
     at.session_state["n"] = 500  # the sidebar's n slider, at its maximum
     at.run()
     assert not at.exception
     spec = chart(at, "mc_gram")
-    assert typed(spec["data"][0]["z"]).shape == (150, 150)
+    assert decode(spec["data"][0]["z"]).shape == (150, 150)
     assert len(json.dumps(spec)) <= 150_000
 
 
 @pytest.mark.parametrize("rule", list(CLOSURE_RULES))
 def test_every_closure_rule_gives_a_psd_gram_matrix_on_the_points(rule):
-    at = open_page("Closure rules")
+    at = open_page(PAGE, state={"mc_tab": "Closure rules"})
     at.selectbox(key="mc_rule").set_value(rule).run()
     assert not at.exception
     assert not at.error, [e.value for e in at.error]
@@ -114,7 +81,7 @@ def test_every_closure_rule_gives_a_psd_gram_matrix_on_the_points(rule):
 
 
 def test_positive_scale_shows_the_numbers_of_c_times_K():
-    at = open_page("Closure rules")
+    at = open_page(PAGE, state={"mc_tab": "Closure rules"})
     at.selectbox(key="mc_rule").set_value("scale").run()
     at.slider(key="mc_c").set_value(3.0).run()
     _, _, Xs, _ = points()
@@ -122,7 +89,7 @@ def test_positive_scale_shows_the_numbers_of_c_times_K():
 
 
 def test_negative_scale_is_refused_with_the_cores_message_and_shown_failing():
-    at = open_page("Closure rules")
+    at = open_page(PAGE, state={"mc_tab": "Closure rules"})
     at.selectbox(key="mc_rule").set_value("scale").run()
     at.slider(key="mc_c").set_value(-2.0).run()
     assert not at.exception
@@ -136,7 +103,7 @@ def test_negative_scale_is_refused_with_the_cores_message_and_shown_failing():
 
 
 def test_negative_polynomial_coefficient_is_refused_with_the_cores_message():
-    at = open_page("Closure rules")
+    at = open_page(PAGE, state={"mc_tab": "Closure rules"})
     at.selectbox(key="mc_rule").set_value("polynomial").run()
     at.number_input(key="mc_a1").set_value(-1.0).run()
     assert not at.exception
@@ -147,7 +114,7 @@ def test_negative_polynomial_coefficient_is_refused_with_the_cores_message():
 
 @pytest.mark.parametrize("name", list(INVALID_KERNELS))
 def test_each_invalid_kernel_shows_check_psds_verdict_and_numbers(name):
-    at = open_page("Kernels that fail")
+    at = open_page(PAGE, state={"mc_tab": "Kernels that fail"})
     at.selectbox(key="mc_invalid").set_value(name).run()
     assert not at.exception
     _, _, Xs, _ = points()
@@ -157,7 +124,7 @@ def test_each_invalid_kernel_shows_check_psds_verdict_and_numbers(name):
 
 
 def test_try_button_moves_an_invalid_formula_into_the_formula_box():
-    at = open_page("Kernels that fail")
+    at = open_page(PAGE, state={"mc_tab": "Kernels that fail"})
     at.button(key="mc_try").click().run()
     assert not at.exception
     assert at.text_input(key="mc_formula").value == INVALID_KERNELS["negative squared distance"].formula
@@ -166,7 +133,7 @@ def test_try_button_moves_an_invalid_formula_into_the_formula_box():
 
 
 def test_hostile_formula_shows_the_parsers_error_and_no_exception():
-    at = open_page("Your formula")
+    at = open_page(PAGE, state={"mc_tab": "Your formula"})
     at.text_input(key="mc_formula").set_value(HOSTILE).run()
     assert not at.exception
     with pytest.raises(ValueError) as refused:
@@ -176,19 +143,19 @@ def test_hostile_formula_shows_the_parsers_error_and_no_exception():
 
 
 def test_gaussian_formula_trains_an_svm_that_agrees_with_scikit_learn():
-    at = open_page("Your formula")
+    at = open_page(PAGE, state={"mc_tab": "Your formula"})
     assert not at.error, [e.value for e in at.error]
     X, y, Xs, _ = points()
     assert_numbers_are(at, check_psd(parse_kernel("exp(-g * norm(x - z)**2)", g=1.0)(Xs)))
     oracle = SVC(kernel="rbf", gamma=1.0, C=1.0).fit(X, y)
     assert metrics(at)["support vectors"] == str(int(oracle.n_support_.sum()))
     grid = make_grid(X, n=100)
-    Z = typed(chart(at, "mc_svm")["data"][0]["z"]).ravel()
+    Z = decode(chart(at, "mc_svm")["data"][0]["z"]).ravel()
     np.testing.assert_allclose(Z, oracle.decision_function(grid.points), atol=1e-2)
 
 
 def test_example_button_fills_the_box_and_the_polynomial_kernel_passes():
-    at = open_page("Your formula")
+    at = open_page(PAGE, state={"mc_tab": "Your formula"})
     at.button(key="mc_example_polynomial").click().run()
     assert not at.exception
     assert at.text_input(key="mc_formula").value == "(dot(x, z) + r)**d"
@@ -200,12 +167,12 @@ def test_example_button_fills_the_box_and_the_polynomial_kernel_passes():
     ("mc_g", 0.01, 100.0), ("mc_r", -2.0, 2.0), ("mc_d", 1, 10), ("mc_C", 0.01, 1000.0),
 ])
 def test_formula_controls_at_both_extremes_redraw_without_exception(key, low, high):
-    at = open_page("Your formula")
+    at = open_page(PAGE, state={"mc_tab": "Your formula"})
     if key in ("mc_r", "mc_d"):
         at.text_input(key="mc_formula").set_value("(dot(x, z) + r)**d").run()
     seen = []
     for value in (low, high):
         at.get_by_key(key).set_value(value).run()
         assert not at.exception, f"{key}={value}: {at.exception}"
-        seen.append(([c.proto.spec for c in at.get("plotly_chart")], [m.value for m in at.metric]))
+        seen.append((figures(at), [m.value for m in at.metric]))
     assert seen[0] != seen[1], f"moving {key} changed nothing"

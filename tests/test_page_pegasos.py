@@ -1,63 +1,25 @@
 """Lesson 4 (Pegasos and the kernel perceptron) under AppTest: the numbers on the page are the core's on
 the same data, the replay shows the recorded iterates, every control redraws without an exception."""
 
-import base64
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
-import datasets
 from figures.pegasos import MAX_FRAMES, alpha_animation
 from kernel_core.grid import make_grid
 from kernel_core.kernels import rbf_kernel
 from kernel_core.pegasos import KernelPegasos
 from kernel_core.perceptron import KernelPerceptron
 from kernel_core.svm import DualSVM
+from pageutil import chart, decode, default_data, figures, metrics, open_page
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGE = "lessons/4_pegasos.py"
 # the page's defaults: the sidebar's circles (n=100, noise 0.1, seed 0), RBF γ=1, λ=0.01, T=2000, sampler seed 0
 LAM, T, GAMMA = 0.01, 2000, 1.0
 
 
-def open_page():
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def default_data():
-    return datasets.DATASETS["circles"](100, noise=0.1, random_state=0)
-
-
-def metrics(at):
-    return {m.label: m.value for m in at.metric}
-
-
-def chart(at, key_part):
-    """The spec of the chart whose element id contains key_part (Streamlit puts the user key in it)."""
-    found = [json.loads(c.proto.spec) for c in at.get("plotly_chart") if key_part in c.proto.id]
-    assert len(found) == 1, [c.proto.id for c in at.get("plotly_chart")]
-    return found[0]
-
-
-def typed(obj):
-    """A Plotly typed array ({"dtype", "bdata", "shape"}) or a plain list, as a numpy array."""
-    if isinstance(obj, dict):
-        a = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=np.dtype(obj["dtype"]))
-        return a.reshape([int(s) for s in str(obj.get("shape", a.size)).split(",")])
-    return np.asarray(obj)
-
-
 @pytest.fixture(scope="module")
 def page():
-    return open_page()
+    return open_page(PAGE)
 
 
 @pytest.fixture(scope="module")
@@ -91,27 +53,27 @@ def test_boundary_at_t_equal_T_is_the_averaged_alpha_hat_decision_function(page,
     fig = chart(page, "pg_boundary")
     grid = make_grid(X, n=100)
     expected = rbf_kernel(grid.points, X, gamma=GAMMA) @ model.alpha_
-    np.testing.assert_allclose(typed(fig["data"][0]["z"]).ravel(), expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(decode(fig["data"][0]["z"]).ravel(), expected, rtol=1e-5, atol=1e-5)
 
 
 def test_last_iterate_toggle_draws_alpha_T_not_alpha_hat(model):
     X, _ = default_data()
-    at = open_page()
+    at = open_page(PAGE)
     at.button_group(key="pg_iterate").set_value("last").run()
     assert not at.exception
     grid = make_grid(X, n=100)
     expected = rbf_kernel(grid.points, X, gamma=GAMMA) @ model.alpha_last_
-    np.testing.assert_allclose(typed(chart(at, "pg_boundary")["data"][0]["z"]).ravel(), expected,
+    np.testing.assert_allclose(decode(chart(at, "pg_boundary")["data"][0]["z"]).ravel(), expected,
                                rtol=1e-5, atol=1e-5)
     assert not np.allclose(model.alpha_last_, model.alpha_, atol=1e-3)
 
 
 def test_replay_at_t_1_draws_f_identically_zero_because_beta_1_is_0():
-    at = open_page()
+    at = open_page(PAGE)
     at.slider(key="pg_replay").set_value(1).run()
     assert not at.exception
     assert any("at t = 1 of 2000" in md.value for md in at.markdown)
-    assert np.all(typed(chart(at, "pg_boundary")["data"][0]["z"]) == 0)
+    assert np.all(decode(chart(at, "pg_boundary")["data"][0]["z"]) == 0)
 
 
 def test_perceptron_numbers_equal_the_core_and_it_converges_with_rbf(page):
@@ -120,12 +82,12 @@ def test_perceptron_numbers_equal_the_core_and_it_converges_with_rbf(page):
     assert core.converged_
     assert metrics(page)["total mistakes Σ αᵢ"] == str(int(core.alpha_.sum()))
     assert any(f"epoch {core.n_epochs_} made no mistake" in s.value for s in page.success)
-    mistakes = typed(chart(page, "pg_mistakes")["data"][0]["y"])
+    mistakes = decode(chart(page, "pg_mistakes")["data"][0]["y"])
     np.testing.assert_array_equal(mistakes, core.history_["mistakes"])
 
 
 def test_linear_perceptron_on_circles_is_reported_as_not_converged():
-    at = open_page()
+    at = open_page(PAGE)
     at.selectbox(key="pg_kernel").set_value("linear").run()
     assert not at.exception
     X, y = default_data()
@@ -141,12 +103,12 @@ def test_linear_perceptron_on_circles_is_reported_as_not_converged():
     ("pg_gamma", 0.01, 100.0),
 ])
 def test_each_control_at_both_extremes_redraws_without_exception(key, low, high):
-    at = open_page()
+    at = open_page(PAGE)
     seen = []
     for value in (low, high):
         at.get_by_key(key).set_value(value).run()
         assert not at.exception, f"{key}={value}: {at.exception}"
-        seen.append(([c.proto.spec for c in at.get("plotly_chart")], [m.value for m in at.metric]))
+        seen.append((figures(at), [m.value for m in at.metric]))
     assert seen[0] != seen[1], f"moving {key} changed nothing"
 
 
@@ -158,7 +120,7 @@ def test_alpha_animation_ends_at_the_last_snapshot_with_few_frames_and_a_small_p
     assert len(fig.frames) <= MAX_FRAMES
     assert fig.frames[-1].name == str(T)
     np.testing.assert_allclose(fig.data[0].y, model.alpha_last_[order].astype(np.float32))
-    np.testing.assert_allclose(typed(fig.frames[-1].data[1].y), model.alpha_[order].astype(np.float32))
+    np.testing.assert_allclose(decode(fig.frames[-1].data[1].y), model.alpha_[order].astype(np.float32))
     assert len(fig.to_json()) <= 150_000
 
 

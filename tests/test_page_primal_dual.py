@@ -2,47 +2,20 @@
 Learning-From-Data 4-point preset, and the figures of figures/svm.py without Streamlit."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 from sklearn.svm import SVC
-from streamlit.testing.v1 import AppTest
 
 import datasets
 from figures.svm import alpha_bars, primal_dual_figure, zero_contour
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.svm import DualSVM, PrimalSVM
+from pageutil import figures, metrics, open_page, page_data, table
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGE = "lessons/3_primal_dual.py"
 DUAL_TOL = 1e-9   # the page's SMO tolerance
-
-
-def open_page(**sidebar):
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    for key, value in sidebar.items():
-        at.sidebar.get_by_key(key).set_value(value)
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def page_data(at):
-    s = at.session_state
-    return datasets.DATASETS[s["dataset"]](s["n"], noise=s["noise"], random_state=s["seed"])
-
-
-def metrics(at):
-    return {m.label: m.value for m in at.metric}
-
-
-def table(at, column):
-    """The first dataframe on the page that has `column`."""
-    return next(df.value for df in at.dataframe if column in df.value.columns)
 
 
 def comparison(at):
@@ -54,13 +27,9 @@ def vec(v):
     return "(" + ", ".join(f"{x:.6f}" for x in v) + ")"
 
 
-def figures(at):
-    return [c.proto.spec for c in at.get("plotly_chart")]
-
-
 @pytest.fixture(scope="module")
 def default_page():
-    return open_page()
+    return open_page(PAGE)
 
 
 def test_default_page_draws_the_boundary_and_the_alphas_without_error(default_page):
@@ -105,7 +74,7 @@ def test_duality_gap_shown_is_zero_to_solver_tolerance(default_page):
 
 
 def test_lfd_preset_shows_alpha_half_half_one_zero_w_one_minus_one_b_minus_one():
-    at = open_page()
+    at = open_page(PAGE)
     at.button(key="pd_lfd").click().run()
     assert not at.exception and not at.error
     assert at.session_state["dataset"] == "lfd_toy" and at.session_state["pd_hard"]
@@ -122,7 +91,7 @@ def test_lfd_preset_shows_alpha_half_half_one_zero_w_one_minus_one_b_minus_one()
 
 
 def test_lfd_dataset_from_the_sidebar_with_hard_margin_gives_the_same_answer():
-    at = open_page(dataset="lfd_toy")
+    at = open_page(PAGE, sidebar={"dataset": "lfd_toy"})
     at.get_by_key("pd_space").set_value("linear")
     at.get_by_key("pd_hard").set_value(True).run()
     assert not at.exception and not at.error
@@ -131,7 +100,7 @@ def test_lfd_dataset_from_the_sidebar_with_hard_margin_gives_the_same_answer():
 
 
 def test_hard_margin_on_non_separable_data_shows_an_error_not_a_traceback():
-    at = open_page()
+    at = open_page(PAGE)
     at.get_by_key("pd_space").set_value("linear")
     at.get_by_key("pd_hard").set_value(True).run()
     assert not at.exception
@@ -150,7 +119,7 @@ def test_C_slider_at_each_extreme_redraws(default_page, end):
 
 
 def test_any_kernel_solves_only_the_dual_and_matches_the_core():
-    at = open_page()
+    at = open_page(PAGE)
     at.get_by_key("pd_space").set_value("kernel").run()
     assert not at.exception and not at.error
     assert at.info, "the page should say why the primal is missing"
@@ -175,7 +144,7 @@ def test_any_kernel_solves_only_the_dual_and_matches_the_core():
 
 
 def test_without_offset_b_is_zero_both_ways():
-    at = open_page()
+    at = open_page(PAGE)
     at.get_by_key("pd_offset").set_value(False).run()
     assert not at.exception and not at.error
     X, y = page_data(at)
@@ -187,7 +156,7 @@ def test_without_offset_b_is_zero_both_ways():
 
 
 def test_scikit_learn_comparison_agrees_with_our_dual():
-    at = open_page()
+    at = open_page(PAGE)
     at.get_by_key("pd_sklearn").check().run()
     assert not at.exception and not at.error
     sk = table(at, "scikit-learn (libsvm)")

@@ -1,14 +1,11 @@
 """Lesson 6 (kernel regression): the page under AppTest against kernel_core and scikit-learn computed
 directly, and the figure builders of figures/regression.py without Streamlit."""
 
-import base64
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
-from streamlit.testing.v1 import AppTest
 
 import datasets
 from figures.regression import bumps_figure, history_figure, two_fits_figure
@@ -16,43 +13,10 @@ from kernel_core.feature_maps import MAX_TAYLOR_TERMS, gaussian_taylor_features,
 from kernel_core.grid import make_grid, make_grid_1d
 from kernel_core.kernels import make_kernel
 from kernel_core.regression import LMS, KernelLMS, KernelLogisticRegression, KernelRidge, max_stable_eta
+from pageutil import decode, figure, metrics, open_page, page_data, table
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGE = "lessons/6_regression.py"
 GAP_LABEL = "max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot"
-
-
-def open_page(**widgets):
-    """The page with each widget set in turn (one rerun each: some widgets appear only after another)."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    at.switch_page(PAGE)
-    at.run()
-    for key, value in widgets.items():
-        at.get_by_key(key).set_value(value).run()
-    assert not at.exception, at.exception
-    return at
-
-
-def figure(at, key):
-    (spec,) = [c.proto.spec for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
-    return spec
-
-
-def decode(values):
-    """A figure array from its JSON: Plotly ships numpy arrays as base64 typed arrays."""
-    if isinstance(values, dict):
-        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
-    return np.asarray(values, dtype=float)
-
-
-def table(at, first_column):
-    (df,) = [d.value for d in at.dataframe if d.value.columns[0] == first_column]
-    return df
-
-
-def metrics(at):
-    return {m.label: m.value for m in at.metric}
 
 
 def kernel_params(at, prefix):
@@ -76,7 +40,7 @@ def core_ridge(at):
 
 @pytest.fixture(scope="module")
 def default_page():
-    return open_page()
+    return open_page(PAGE)
 
 
 def test_default_page_renders_all_figures_without_error(default_page):
@@ -117,19 +81,19 @@ def test_thick_line_is_the_ridge_prediction_and_the_thin_bumps_add_up_to_it(defa
 
 @pytest.mark.parametrize("kernel", ["linear", "poly", "laplacian", "exponential", "sigmoid"])
 def test_every_kernel_fits_ridge_without_exception(kernel):
-    at = open_page(rg_kernel=kernel)
+    at = open_page(PAGE, widgets={"rg_kernel": kernel})
     _, _, model = core_ridge(at)
     np.testing.assert_allclose(table(at, "xⱼ")["βⱼ"], model.beta_, rtol=1e-10, atol=1e-12)
 
 
 def test_ridge_sliders_at_their_extremes_redraw_the_bumps():
     for key, low, high in (("rg_lam", 1e-4, 1.0), ("rg_gamma", 0.01, 100.0), ("rg_n", 4, 60)):
-        a, b = open_page(**{key: low}), open_page(**{key: high})
+        a, b = open_page(PAGE, widgets={key: low}), open_page(PAGE, widgets={key: high})
         assert not a.error and not b.error
         assert figure(a, "rg_bumps") != figure(b, "rg_bumps")
         assert all(len(c.proto.spec) < 150_000 for c in b.get("plotly_chart"))
-    smooth = abs(table(open_page(rg_lam=1.0), "xⱼ")["βⱼ"]).max()
-    rough = abs(table(open_page(rg_lam=1e-4), "xⱼ")["βⱼ"]).max()
+    smooth = abs(table(open_page(PAGE, widgets={"rg_lam": 1.0}), "xⱼ")["βⱼ"]).max()
+    rough = abs(table(open_page(PAGE, widgets={"rg_lam": 1e-4}), "xⱼ")["βⱼ"]).max()
     assert smooth < rough
 
 
@@ -164,7 +128,7 @@ def poly_map(kp):
     ({"rg_kernel": "linear"}, lambda kp: (lambda X: X)),
 ])
 def test_printed_gap_between_lms_and_kernel_lms_is_the_cores_and_tiny(widgets, make_phi):
-    at = open_page(**widgets)
+    at = open_page(PAGE, widgets=widgets)
     lms, klms, gap = core_descent(at, make_phi(kernel_params(at, "rg")))
     printed = metrics(at)[GAP_LABEL]
     # the gap is round-off: its last bits depend on memory alignment in BLAS, hence the atol
@@ -175,22 +139,23 @@ def test_printed_gap_between_lms_and_kernel_lms_is_the_cores_and_tiny(widgets, m
 
 
 def test_kernels_without_a_finite_map_run_only_the_beta_update():
-    at = open_page(rg_kernel="laplacian")
+    at = open_page(PAGE, widgets={"rg_kernel": "laplacian"})
     assert GAP_LABEL not in metrics(at)
     assert any("only the β update" in i.value for i in at.info)
-    narrow = open_page(rg_gamma=100.0)
+    narrow = open_page(PAGE, widgets={"rg_gamma": 100.0})
     assert GAP_LABEL not in metrics(narrow)
     assert any("Taylor features miss K" in i.value for i in narrow.info)
 
 
 def test_huge_step_shows_a_divergence_error_and_the_rest_of_the_page_still_renders():
-    at = open_page(rg_eta=10.0)
+    at = open_page(PAGE, widgets={"rg_eta": 10.0})
     assert any("diverged" in e.value and "smaller eta" in e.value for e in at.error)
     assert len(at.get("plotly_chart")) == 3
 
 
 def test_descent_sliders_at_their_extremes_redraw():
-    low, high = open_page(rg_T=1, rg_eta=0.01), open_page(rg_T=5000, rg_eta=0.95)
+    low = open_page(PAGE, widgets={"rg_T": 1, "rg_eta": 0.01})
+    high = open_page(PAGE, widgets={"rg_T": 5000, "rg_eta": 0.95})
     assert not low.error and not high.error
     assert figure(low, "rg_fits") != figure(high, "rg_fits")
     assert figure(low, "rg_loss") != figure(high, "rg_loss")
@@ -200,7 +165,7 @@ def test_descent_sliders_at_their_extremes_redraw():
 
 def core_logistic(at):
     s = at.session_state
-    X, y = datasets.DATASETS[s["dataset"]](s["n"], noise=s["noise"], random_state=s["seed"])
+    X, y = page_data(at)
     kp = kernel_params(at, "rgl")
     return X, y, KernelLogisticRegression(kp.pop("kernel"), lam=s["rgl_lam"], n_iter=s["rgl_T"], **kp).fit(X, y)
 
@@ -222,7 +187,7 @@ def test_logistic_numbers_and_field_are_the_cores(default_page):
 
 def test_logistic_sliders_at_their_extremes_redraw():
     for key, low, high in (("rgl_lam", 1e-4, 1.0), ("rgl_T", 1, 3000), ("rgl_gamma", 0.01, 100.0)):
-        a, b = open_page(**{key: low}), open_page(**{key: high})
+        a, b = open_page(PAGE, widgets={key: low}), open_page(PAGE, widgets={key: high})
         assert not a.error and not b.error
         assert figure(a, "rgl_boundary") != figure(b, "rgl_boundary")
         assert figure(a, "rgl_objective") != figure(b, "rgl_objective")

@@ -1,0 +1,83 @@
+"""Helpers shared by the page tests: open a lesson under Streamlit's AppTest through app.py's navigation, and
+read back what it drew (Plotly specs, metrics, tables) and the data it drew it from."""
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+import datasets
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def open_page(page, *, sidebar=None, state=None, widgets=None):
+    """The lesson `page` opened through app.py, with no exception raised.
+
+    sidebar: sidebar widget values set before switching to the page (one run for all);
+    state: session-state values set after it, then one rerun (e.g. a tab held in session state);
+    widgets: page widget values set in turn, one rerun each (some widgets appear only after another)."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    for key, value in (sidebar or {}).items():
+        at.sidebar.get_by_key(key).set_value(value)
+    at.switch_page(page)
+    at.run()
+    if state:
+        for key, value in state.items():
+            at.session_state[key] = value
+        at.run()
+    for key, value in (widgets or {}).items():
+        at.get_by_key(key).set_value(value).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def figures(at):
+    """The JSON text of every Plotly chart on the page, in page order."""
+    return [c.proto.spec for c in at.get("plotly_chart")]
+
+
+def figure(at, key):
+    """The JSON text of the one chart drawn with `key` (Streamlit ends the element id with the user key)."""
+    found = [c.proto.spec for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
+    assert len(found) == 1, [c.proto.id for c in at.get("plotly_chart")]
+    return found[0]
+
+
+def chart(at, key):
+    """The spec of the one chart drawn with `key`, parsed from its JSON."""
+    return json.loads(figure(at, key))
+
+
+def decode(values):
+    """A figure array as numpy: Plotly ships numpy arrays as base64 typed arrays ({"dtype", "bdata", "shape"})."""
+    if isinstance(values, dict):
+        a = np.frombuffer(base64.b64decode(values["bdata"]), dtype=np.dtype(values["dtype"]))
+        return a.reshape([int(s) for s in str(values.get("shape", a.size)).split(",")])
+    return np.asarray(values)
+
+
+def table(at, column):
+    """The one dataframe on the page that has `column`."""
+    found = [d.value for d in at.dataframe if column in d.value.columns]
+    assert len(found) == 1, [list(d.value.columns) for d in at.dataframe]
+    return found[0]
+
+
+def metrics(at):
+    """Every st.metric on the page, label → shown value."""
+    return {m.label: m.value for m in at.metric}
+
+
+def page_data(at):
+    """The sidebar's dataset, regenerated from the session state the page drew it from."""
+    s = at.session_state
+    return datasets.DATASETS[s["dataset"]](s["n"], noise=s["noise"], random_state=s["seed"])
+
+
+def default_data():
+    """The sidebar's dataset at its defaults: circles, n = 100, noise 0.1, seed 0."""
+    return datasets.DATASETS["circles"](100, noise=0.1, random_state=0)
