@@ -1,0 +1,339 @@
+"""Slider move → redrawn figure in headless Chromium, page by page, against an empty one-slider app.
+
+Starts two Streamlit servers on free loopback ports — the real app (app.py) and bench/empty_app.py
+(one slider, one line of text) — and drives Debian's Chromium through Playwright. On each page it
+focuses the first enabled main-area slider whose one-step move redraws a figure, presses the arrow
+key towards the longer side of its range, and times from the keydown to the last change of the page's figures, once the rerun has
+finished and nothing has changed for SETTLE_S. A figure's fingerprint is its Plotly data and
+shapes/annotations/title (long arrays sampled), recomputed whenever Plotly swaps the div's data or
+layout object, polled every animation frame; for the empty app it is the text st.write prints.
+
+Moves keep going the same way (new values, so the page's caches miss as they do for a student).
+A move that leaves every figure as it was (e.g. C past the point where no α is bounded) is counted
+in `still`, not timed, and turns the direction round if the move before it redrew; the end of the
+range turns it round too. The empty app
+is measured before and after the pages; its median over both batches is the reference.
+
+`run end`: median ms from the keydown to the end of the script run (the app's script state going
+back to notRunning) for the timed moves; what is left after it is transfer and Plotly drawing.
+
+Budget: each page's median ≤ 2 × the empty app's median.
+
+    python bench/bench_browser.py [--moves 7] [--pages 2,3]
+
+Exits 1 when a page fails the budget, shows an exception box or dialog, or never redraws.
+"""
+
+import argparse
+import ast
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+BUDGET_RATIO = 2.0
+SETTLE_S = 0.5  # script not running and nothing changed for this long: the move is done
+MOVE_TIMEOUT_S = 30.0
+PROBE_TIMEOUT_S = 15.0
+LOAD_TIMEOUT_S = 120.0
+MAX_PROBED_SLIDERS = 6
+
+# Installed before the app's own scripts. window.__bench keeps the performance.now() of every
+# observed change of the watched content (changes), of every end of a script run (finished: the
+# app's data-test-script-state going back to notRunning) and of the last keydown.
+WATCHER_JS = """
+(() => {
+  const mode = "%MODE%";
+  const bench = window.__bench = {changes: [], finished: [], keydown: null, fp: null};
+  document.addEventListener("keydown", () => { bench.keydown = performance.now(); }, true);
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.oldValue === "running" && r.target.getAttribute(r.attributeName) === "notRunning") {
+        bench.finished.push(performance.now());
+      }
+    }
+  }).observe(document, {subtree: true, attributes: true, attributeOldValue: true,
+                        attributeFilter: ["data-test-script-state"]});
+  const sampled = (key, v) => {
+    if (ArrayBuffer.isView(v) || (Array.isArray(v) && v.length > 32)) {
+      const n = v.length, out = [n];
+      for (let i = 0; i < 16; i++) out.push(v[Math.floor(i * (n - 1) / 15)]);
+      return out;
+    }
+    return v;
+  };
+  const seen = new WeakMap();
+  const plotlyPart = (gd) => {
+    let s = seen.get(gd);
+    if (!s || s.data !== gd.data || s.layout !== gd.layout) {
+      let fp;
+      try {
+        const lay = gd.layout || {};
+        fp = JSON.stringify([gd.data, lay.shapes, lay.annotations, lay.title], sampled);
+      } catch (e) { fp = "unreadable:" + performance.now(); }
+      s = {data: gd.data, layout: gd.layout, fp: fp};
+      seen.set(gd, s);
+    }
+    return s.fp;
+  };
+  const fingerprint = () => {
+    if (mode === "text") {
+      return [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stMarkdown"]')]
+        .map((e) => e.textContent).join("|");
+    }
+    return [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')].map(plotlyPart).join("|");
+  };
+  const poll = () => {
+    const fp = fingerprint();
+    if (fp !== bench.fp) { bench.fp = fp; bench.changes.push(performance.now()); }
+  };
+  const frame = () => { poll(); requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
+  setInterval(poll, 10);  // in case frames are throttled
+})();
+"""
+
+STATE_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return {state: app ? app.getAttribute("data-test-script-state") : null,
+          changes: window.__bench.changes.slice(-1), finished: window.__bench.finished.slice(-1),
+          keydown: window.__bench.keydown,
+          now: performance.now(), exceptions: document.querySelectorAll('[data-testid="stException"]').length
+            + document.querySelectorAll('[role="dialog"]').length};
+}"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`streamlit run script [options]` on a free loopback port; stopped (and its log removed) on exit."""
+
+    def __init__(self, script, *options):
+        self.script = script
+        self.options = list(options)
+        self.port = free_port()
+        self.log = tempfile.NamedTemporaryFile(prefix="bench_browser_", suffix=".log", delete=False)
+        self.proc = None
+
+    def __enter__(self):
+        cmd = [PYTHON, "-m", "streamlit", "run", self.script, "--server.port", str(self.port),
+               "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
+               "--server.fileWatcherType", "none", "--server.runOnSave", "false", *self.options]
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + LOAD_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.script} exited: {Path(self.log.name).read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as r:
+                    if r.read() == b"ok":
+                        return self
+            except OSError:
+                pass
+            time.sleep(0.3)
+        raise RuntimeError(f"{self.script} did not answer on port {self.port} within {LOAD_TIMEOUT_S:.0f} s")
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def __exit__(self, *exc):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.log.close()
+        os.unlink(self.log.name)
+
+
+def app_page_entries():
+    """(file stem, url path, script path) of the st.Page entries in app.py whose file exists, in order."""
+    tree = ast.parse((ROOT / "app.py").read_text())
+    pages = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Page" and node.args:
+            if not isinstance(node.args[0], ast.Constant):
+                continue
+            path = node.args[0].value
+            kw = {k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)}
+            url = "" if kw.get("default", False) else kw.get("url_path", Path(path).stem.lstrip("0123456789_"))
+            if (ROOT / path).exists():
+                pages.append((Path(path).stem, url, path))
+    return pages
+
+
+def app_pages():
+    """(file stem, url path) of the app's pages, in order."""
+    return [(stem, url) for stem, url, _ in app_page_entries()]
+
+
+def wait_loaded(page, mode):
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
+                           timeout=LOAD_TIMEOUT_S * 1e3)
+    if mode == "plotly":
+        page.wait_for_selector('[data-testid="stMain"] .js-plotly-plot', timeout=LOAD_TIMEOUT_S * 1e3)
+    settle(page, after=None, timeout=MOVE_TIMEOUT_S)
+
+
+def settle(page, after, timeout):
+    """Wait until a script run has finished after time `after` (page clock; None: no run needed),
+    the app is not running, and the watched content has been still for SETTLE_S; or `timeout` s.
+    Returns the page state at that point."""
+    deadline = time.monotonic() + timeout
+    while True:
+        s = page.evaluate(STATE_JS)
+        events = s["changes"] + s["finished"]
+        quiet = not events or s["now"] - max(events) > SETTLE_S * 1e3
+        ran = after is None or any(t > after for t in s["finished"] + s["changes"])
+        if (s["state"] == "notRunning" and quiet and ran) or time.monotonic() > deadline:
+            return s
+        time.sleep(0.05)
+
+
+def step(page, slider, key, timeout):
+    """Press `key` on the slider (turned round at the end of its range) and wait for the rerun.
+    Returns ((ms from keydown to the last redraw or None when nothing redrew, ms from keydown to the
+    end of the script run or None), key used, issues)."""
+    value, low, top = slider.evaluate("e => [Number(e.value), Number(e.min), Number(e.max)]")
+    if (key == "ArrowRight" and value >= top) or (key == "ArrowLeft" and value <= low):
+        key = "ArrowLeft" if key == "ArrowRight" else "ArrowRight"
+    slider.focus()
+    page.keyboard.press(key)
+    keydown = page.evaluate("() => window.__bench.keydown")
+    s = settle(page, after=keydown, timeout=timeout)
+    issues = [f"{s['exceptions']} exception box(es) or dialog(s)"] if s["exceptions"] else []
+    if not any(t > keydown for t in s["finished"] + s["changes"]):
+        issues.append(f"no rerun within {timeout:.0f} s")
+    redrawn = s["changes"] and s["changes"][-1] > keydown
+    done = s["finished"][-1] - keydown if s["finished"] and s["finished"][-1] > keydown else None
+    return ((s["changes"][-1] - keydown if redrawn else None), done), key, issues
+
+
+def measure(browser, url, mode, moves):
+    """One page: (slider label, redraw ms, run-end ms of those moves, count of moves that redrew
+    nothing, issues)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    try:
+        context.add_init_script(WATCHER_JS.replace("%MODE%", mode))
+        page = context.new_page()
+        page.goto(url, timeout=LOAD_TIMEOUT_S * 1e3)
+        wait_loaded(page, mode)
+        sliders = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]:not([disabled])')
+        chosen, key, issues = None, None, []
+        for i in range(min(sliders.count(), MAX_PROBED_SLIDERS)):  # the first slider that redraws
+            value, low, top = sliders.nth(i).evaluate("e => [Number(e.value), Number(e.min), Number(e.max)]")
+            roomy, other = ("ArrowLeft", "ArrowRight") if value - low > top - value else ("ArrowRight", "ArrowLeft")
+            # towards the longer side of the range; if nothing redrew, back and one step the other way
+            for probe in (roomy, other, other):
+                (latency, _), key, found = step(page, sliders.nth(i), probe, PROBE_TIMEOUT_S)
+                issues += found
+                if latency is not None:
+                    chosen = sliders.nth(i)
+                    break
+            if chosen is not None:
+                break
+        if chosen is None:
+            return None, [], [], 0, sorted(set(issues + ["no main-area slider redraws the page"]))
+        label = chosen.get_attribute("aria-label") or "?"
+        times, dones, still, last_redrew = [], [], 0, True
+        for _ in range(moves):
+            (latency, done), key, found = step(page, chosen, key, MOVE_TIMEOUT_S)
+            issues += found
+            if latency is not None and done is not None:
+                dones.append(done)
+            if latency is None:
+                still += 1
+                if last_redrew:  # the figure went flat this way: go back the other way (once)
+                    key = "ArrowLeft" if key == "ArrowRight" else "ArrowRight"
+            else:
+                times.append(latency)
+            last_redrew = latency is not None
+        return label, times, dones, still, sorted(set(issues))
+    finally:
+        context.close()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--moves", type=int, default=7, help="timed slider moves per page (median)")
+    parser.add_argument("--pages", default="", help="comma-separated page numbers, e.g. 2,3 (default: all)")
+    args = parser.parse_args()
+    load_at_start = os.getloadavg()[0]
+    if not 1 <= args.moves <= 50:
+        parser.error("--moves must be in 1..50")
+    pages = app_pages()
+    if args.pages:
+        wanted = {s.strip() for s in args.pages.split(",")}
+        pages = [p for p in pages if p[0].split("_")[0] in wanted]
+
+    from playwright.sync_api import sync_playwright  # here, so bench_lecture can reuse Server without it
+
+    with Server("bench/empty_app.py") as empty, Server("app.py") as app, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            # The instructor opens the app first: the server's imports are done before the clock starts.
+            warm = browser.new_page()
+            warm.goto(app.url, timeout=LOAD_TIMEOUT_S * 1e3)
+            warm.wait_for_selector('[data-testid="stMain"] .js-plotly-plot', timeout=LOAD_TIMEOUT_S * 1e3)
+            warm.close()
+            first = args.moves // 2 + 1
+            _, empty_times, empty_dones, _, empty_err = measure(browser, empty.url, "text", first)
+            rows = []
+            for stem, url in pages:
+                try:
+                    rows.append((stem, *measure(browser, f"{app.url}/{url}", "plotly", args.moves)))
+                except Exception as exc:  # a page that cannot be driven is a failure row
+                    rows.append((stem, None, [], [], 0, [f"{type(exc).__name__}: {str(exc).splitlines()[0]}"]))
+            _, more, more_dones, _, more_err = measure(browser, empty.url, "text", args.moves - first + 1)
+        finally:
+            browser.close()
+
+    empty_times += more
+    empty_dones += more_dones
+    empty_err = sorted(set(empty_err + more_err))
+    ref = statistics.median(empty_times) if empty_times else float("nan")
+    print(f"1-min load average: {load_at_start:.1f} at start, {os.getloadavg()[0]:.1f} at end, "
+          f"on {os.cpu_count()} cores (other work on the machine skews every number)")
+    print(f"Headless Chromium, slider keydown → last redraw of the page's figures; median of {args.moves} moves; "
+          f"budget: median <= {BUDGET_RATIO:.0f} × empty app")
+    head = (f"{'page':<22} {'median ms':>9} {'min':>6} {'max':>6} {'run end':>7} {'still':>5} {'× empty':>7}  {'':4}  "
+            "slider / issues")
+    print(head)
+    print("-" * len(head))
+    med = lambda xs: statistics.median(xs) if xs else float("nan")  # noqa: E731
+    print(f"{'empty one-slider app':<22} {ref:9.0f} {min(empty_times, default=float('nan')):6.0f} "
+          f"{max(empty_times, default=float('nan')):6.0f} {med(empty_dones):7.0f} {'':5} {1.0:7.2f}  {'':4}  value  "
+          f"{'; '.join(empty_err)}")
+    failed = bool(empty_err) or not empty_times
+    for stem, label, times, dones, still, issues in rows:
+        if not times:
+            print(f"{stem:<22} {'-':>9} {'-':>6} {'-':>6} {'-':>7} {still:5d} {'-':>7}  FAIL  {label or ''}  "
+                  f"{'; '.join(issues)}")
+            failed = True
+            continue
+        ok = med(times) <= BUDGET_RATIO * ref and not issues
+        failed |= not ok
+        print(f"{stem:<22} {med(times):9.0f} {min(times):6.0f} {max(times):6.0f} {med(dones):7.0f} {still:5d} "
+              f"{med(times) / ref:7.2f}  {'PASS' if ok else 'FAIL'}  {label}  {'; '.join(issues)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
