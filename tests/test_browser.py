@@ -17,10 +17,10 @@ PAGES = [
     ("mercer", "5 · Mercer"),
     ("regression", "6 · Kernel regression"),
 ]
-# a fingerprint of every Plotly figure on the page: it changes when any figure is redrawn with new data
-FIGURES_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(el =>
-    JSON.stringify((el.data || []).map(t => [t.x, t.y, t.z].map(a => a ? Array.from(a).slice(0, 4000) : null))))
-    .join('|')"""
+# a fingerprint of every Plotly figure on the page: it changes when any figure is redrawn with new data.
+# Plotly keeps numpy arrays in el.data as {dtype, bdata} objects, so the whole of el.data is compared.
+FIGURES_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+    .map(el => JSON.stringify(el.data || [])).join('|')"""
 
 
 def wait_idle(page):
