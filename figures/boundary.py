@@ -50,9 +50,8 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
     Z = np.asarray(Z, dtype=np.float32)
     xs = np.asarray(xs, dtype=np.float32)
     ys = np.asarray(ys, dtype=np.float32)
-    fig = go.Figure()
     # one trace carries the colour field and the three level lines, so the grid is sent once
-    fig.add_trace(go.Contour(
+    traces = [go.Contour(
         x=xs, y=ys, z=Z, zmin=-F_RANGE, zmax=F_RANGE, colorscale=DIVERGING, name="f(x)",
         contours=dict(coloring="heatmap", start=-1, end=1, size=1, showlabels=True,
                       labelfont=dict(size=12, color="black")),
@@ -61,24 +60,23 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
         colorbar=dict(title=dict(text="f(x)", side="top"), orientation="h", thickness=10, len=0.6,
                       x=0.5, xanchor="center", y=-0.2, yanchor="top"),
         hovertemplate="x₁=%{x:.2f}, x₂=%{y:.2f}<br>f=%{z:.3f}<extra></extra>",
-    ))
-    for trace in class_traces(X, y):
-        fig.add_trace(trace)
+    )]
+    traces += class_traces(X, y)
     rings = [(free_sv, "free SV (0 < α < C)", "black", "solid"),
              (bounded_sv, "bounded SV (α = C)", "#7b3294", "dot")]
     for idx, name, color, dash in rings:
         if idx is not None and len(idx):
-            fig.add_trace(go.Scatter(
+            traces.append(go.Scatter(
                 x=X[idx, 0], y=X[idx, 1], mode="markers", name=name, hoverinfo="skip",
                 marker=dict(symbol="circle-open", size=16, color=color, line=dict(width=2.5, color=color)),
             ))
     if clickable:
-        fig.add_trace(click_layer(xs, ys))
-    fig.update_layout(
-        title=title, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=70),
+        traces.append(click_layer(xs, ys))
+    # the layout goes in with the traces: update_layout afterwards costs several times as much
+    return go.Figure(traces, layout=dict(
+        title=title or {}, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=70),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
         xaxis=dict(title="x₁", range=[float(xs[0]), float(xs[-1])], constrain="domain"),
         yaxis=dict(title="x₂", range=[float(ys[0]), float(ys[-1])], scaleanchor="x", scaleratio=1),
         uirevision="boundary", clickmode="event+select", dragmode="pan",
-    )
-    return fig
+    ))

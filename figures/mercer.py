@@ -22,19 +22,18 @@ def gram_heatmap(K, y, *, height=420):
     K = np.asarray(K, dtype=np.float32)
     m = K.shape[0]
     split = int(np.count_nonzero(np.asarray(y) < 0)) - 0.5
-    fig = go.Figure(go.Heatmap(
+    lines = (dict(x0=split, x1=split, y0=-0.5, y1=m - 0.5), dict(x0=-0.5, x1=m - 0.5, y0=split, y1=split))
+    # trace and layout in one go: add_shape and update_layout afterwards cost several times as much
+    return go.Figure(go.Heatmap(
         z=K, colorscale=GRAM_SCALE, zmid=0.0, colorbar=dict(title="K(xᵢ, xⱼ)", thickness=12),
         hovertemplate="i=%{y}, j=%{x}<br>K=%{z:.4g}<extra></extra>",
-    ))
-    for line in (dict(x0=split, x1=split, y0=-0.5, y1=m - 0.5), dict(x0=-0.5, x1=m - 0.5, y0=split, y1=split)):
-        fig.add_shape(type="line", line=dict(color="black", width=1.5), **line)
-    fig.update_layout(
+    ), layout=dict(
+        shapes=[dict(type="line", line=dict(color="black", width=1.5), **line) for line in lines],
         height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="gram",
         title=dict(text="Gram matrix K (class −1 first, then class +1)", font=dict(size=14)),
         xaxis=dict(title="j", constrain="domain"),
         yaxis=dict(title="i", autorange="reversed", scaleanchor="x", scaleratio=1),
-    )
-    return fig
+    ))
 
 
 def spectrum_figure(eigenvalues, threshold, *, height=420, title="Eigenvalues of K, largest first"):
@@ -52,26 +51,24 @@ def spectrum_figure(eigenvalues, threshold, *, height=420, title="Eigenvalues of
         (np.abs(lam) <= threshold, "|λ| ≤ rounding level", ROUNDING),
         (lam < -threshold, "λ < 0 (fails Mercer)", NEGATIVE),
     ]
-    fig = go.Figure()
-    for mask, name, color in groups:
-        if mask.any():
-            fig.add_trace(go.Scatter(
-                x=rank[mask], y=size[mask].astype(np.float32), customdata=lam[mask].astype(np.float32),
-                mode="markers", name=name, marker=dict(color=color, size=6),
-                hovertemplate="rank %{x}<br>λ = %{customdata:.4g}<extra></extra>",
-            ))
+    traces = [go.Scatter(x=rank[mask], y=size[mask].astype(np.float32), customdata=lam[mask].astype(np.float32),
+                         mode="markers", name=name, marker=dict(color=color, size=6),
+                         hovertemplate="rank %{x}<br>λ = %{customdata:.4g}<extra></extra>")
+              for mask, name, color in groups if mask.any()]
     level = float(max(threshold, floor))
-    fig.add_hline(y=level, line=dict(color=ROUNDING, dash="dot"))
-    # on a log axis an annotation's y is log10 of the value
-    fig.add_annotation(x=1, xref="paper", y=float(np.log10(level)), yref="y", text="rounding level rtol·max|λ|",
-                       showarrow=False, xanchor="right", yanchor="bottom", font=dict(color="#666", size=11))
-    fig.update_layout(
+    # the rounding level as add_hline draws it, and its label, passed with the layout in one go: add_hline,
+    # add_annotation and update_layout afterwards cost several times as much
+    return go.Figure(traces, layout=dict(
+        shapes=[dict(type="line", x0=0, x1=1, xref="x domain", y0=level, y1=level, yref="y",
+                     line=dict(color=ROUNDING, dash="dot"))],
+        # on a log axis an annotation's y is log10 of the value
+        annotations=[dict(x=1, xref="paper", y=float(np.log10(level)), yref="y", text="rounding level rtol·max|λ|",
+                          showarrow=False, xanchor="right", yanchor="bottom", font=dict(color="#666", size=11))],
         height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="spectrum",
         title=dict(text=title, font=dict(size=14)),
         legend=dict(orientation="h", yanchor="top", y=-0.15, x=0),
         xaxis=dict(title="rank"), yaxis=dict(title="|λ| (log scale)", type="log", exponentformat="power"),
-    )
-    return fig
+    ))
 
 
 def certificate_figure(X, y, c, quadratic_form, *, height=420):

@@ -35,30 +35,32 @@ def objective_figure(t, objective_last, objective_avg, optimum, *, t_mark=None, 
     times the optimum, and SGD's O(log t / (λt)) decay reads as a line.
     """
     t = np.asarray(t, dtype=np.float32)
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=t, y=np.asarray(objective_last, dtype=np.float32), mode="lines", name="last iterate α^t",
-        line=dict(color=LAST_COLOR, width=1.5), hovertemplate="t=%{x:.0f}<br>objective=%{y:.5g}<extra>α^t</extra>",
-    ))
-    fig.add_trace(go.Scatter(
-        x=t, y=np.asarray(objective_avg, dtype=np.float32), mode="lines", name="average α̂_t",
-        line=dict(color=AVG_COLOR, width=2.5), hovertemplate="t=%{x:.0f}<br>objective=%{y:.5g}<extra>α̂_t</extra>",
-    ))
-    fig.add_hline(y=float(optimum), line=dict(color="black", dash="dash", width=1.5))
-    # on a log axis an annotation's y is log10 of the value
-    fig.add_annotation(x=0, xref="paper", y=float(np.log10(max(optimum, 1e-300))), yref="y",
-                       text=f"exact optimum {optimum:.5g}", showarrow=False, xanchor="left", yanchor="top")
+    traces = [
+        go.Scatter(x=t, y=np.asarray(objective_last, dtype=np.float32), mode="lines", name="last iterate α^t",
+                   line=dict(color=LAST_COLOR, width=1.5),
+                   hovertemplate="t=%{x:.0f}<br>objective=%{y:.5g}<extra>α^t</extra>"),
+        go.Scatter(x=t, y=np.asarray(objective_avg, dtype=np.float32), mode="lines", name="average α̂_t",
+                   line=dict(color=AVG_COLOR, width=2.5),
+                   hovertemplate="t=%{x:.0f}<br>objective=%{y:.5g}<extra>α̂_t</extra>"),
+    ]
+    # the optimum across the plot and t_mark down it, as add_hline / add_vline draw them; passed with the
+    # layout in one go, which costs a fraction of those calls and update_layout
+    shapes = [dict(type="line", x0=0, x1=1, xref="x domain", y0=float(optimum), y1=float(optimum), yref="y",
+                   line=dict(color="black", dash="dash", width=1.5))]
     if t_mark is not None:
-        fig.add_vline(x=float(t_mark), line=dict(color="#888", dash="dot", width=1.5))
-    fig.update_layout(
+        shapes.append(dict(type="line", x0=float(t_mark), x1=float(t_mark), xref="x", y0=0, y1=1, yref="y domain",
+                           line=dict(color="#888", dash="dot", width=1.5)))
+    return go.Figure(traces, layout=dict(
         height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="objective",
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), shapes=shapes,
+        # on a log axis an annotation's y is log10 of the value
+        annotations=[dict(x=0, xref="paper", y=float(np.log10(max(optimum, 1e-300))), yref="y",
+                          text=f"exact optimum {optimum:.5g}", showarrow=False, xanchor="left", yanchor="top")],
         xaxis=dict(title="t (SGD step)", type="log", dtick=1),
         yaxis=dict(title="λ/2 ‖w‖² + (1/n) Σ hinge", type="log", tickvals=_log_ticks(
             min(float(np.min(objective_last)), float(np.min(objective_avg)), float(optimum)),
             max(float(np.max(objective_last)), float(np.max(objective_avg)))), tickformat=".3~g"),
-    )
-    return fig
+    ))
 
 
 def _f4(a):
@@ -94,7 +96,7 @@ def alpha_animation(snapshot_t, alpha, alpha_avg, y, alpha_star_y, *, height=420
         return [-top, top]
 
     last = frames_at[-1]
-    fig = go.Figure([
+    data = [
         go.Bar(x=pos, y=alpha[last], name="last iterate α^t",
                marker=dict(color=[CLASS_COLORS[int(v)] for v in y[order]], opacity=0.55),
                hovertemplate="point %{x}<br>α^t=%{y:.4g}<extra></extra>"),
@@ -103,13 +105,14 @@ def alpha_animation(snapshot_t, alpha, alpha_avg, y, alpha_star_y, *, height=420
         go.Scatter(x=pos, y=star, mode="markers", name="exact SVM α*ᵢ yᵢ",
                    marker=dict(symbol="line-ew-open", size=9, color="black", line=dict(width=2)),
                    hovertemplate="point %{x}<br>α*ᵢ yᵢ=%{y:.4g}<extra></extra>"),
-    ])
+    ]
     # frames carry only the new heights and range: validating less is faster, and the rest stays
-    fig.frames = [dict(data=[dict(type="bar", y=_f4(alpha[k])), dict(type="scatter", y=_f4(alpha_avg[k]))],
-                       traces=[0, 1], layout=dict(yaxis=dict(range=y_range(k))), name=name)
-                  for k, name in zip(frames_at, names)]
+    frames = [dict(data=[dict(type="bar", y=_f4(alpha[k])), dict(type="scatter", y=_f4(alpha_avg[k]))],
+                   traces=[0, 1], layout=dict(yaxis=dict(range=y_range(k))), name=name)
+              for k, name in zip(frames_at, names)]
     still = dict(mode="immediate", frame=dict(duration=0, redraw=False), transition=dict(duration=0))
-    fig.update_layout(
+    # data, layout and frames in one go: update_layout and setting fig.frames afterwards cost several times more
+    return go.Figure(data, frames=frames, layout=dict(
         height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="alpha", bargap=0.1,
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
         xaxis=dict(title="training point (class −1, then class +1)", showticklabels=False),
@@ -124,8 +127,7 @@ def alpha_animation(snapshot_t, alpha, alpha_avg, y, alpha_star_y, *, height=420
         sliders=[dict(active=len(names) - 1, x=0.14, len=0.86, y=-0.04, yanchor="top", font=dict(size=9),
                       currentvalue=dict(prefix="t = ", font=dict(size=13)), pad=dict(t=20, b=0),
                       steps=[dict(method="animate", label=name, args=[[name], still]) for name in names])],
-    )
-    return fig
+    ))
 
 
 def perceptron_figure(xs, ys, Z, X, y, alpha, *, title=None, height=440):
@@ -148,8 +150,7 @@ def perceptron_figure(xs, ys, Z, X, y, alpha, *, title=None, height=440):
 def mistakes_figure(mistakes, *, height=220):
     """Mistakes per epoch; the last bar is 0 exactly when the perceptron converged."""
     epochs = np.arange(1, len(mistakes) + 1, dtype=np.int32)
-    fig = go.Figure(go.Bar(x=epochs, y=np.asarray(mistakes, dtype=np.int32), marker_color="#555",
-                           hovertemplate="epoch %{x}: %{y} mistakes<extra></extra>"))
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=10, b=10), uirevision="mistakes",
-                      xaxis=dict(title="epoch"), yaxis=dict(title="mistakes", rangemode="tozero"))
-    return fig
+    return go.Figure(go.Bar(x=epochs, y=np.asarray(mistakes, dtype=np.int32), marker_color="#555",
+                            hovertemplate="epoch %{x}: %{y} mistakes<extra></extra>"),
+                     layout=dict(height=height, margin=dict(l=10, r=10, t=10, b=10), uirevision="mistakes",
+                                 xaxis=dict(title="epoch"), yaxis=dict(title="mistakes", rangemode="tozero")))

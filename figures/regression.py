@@ -22,14 +22,14 @@ def _f32(a):
     return np.asarray(a, dtype=np.float32)
 
 
-def _layout(fig, *, title, xtitle, ytitle, uirevision, height=HEIGHT, ytype="linear"):
-    fig.update_layout(
-        title=title, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+def _figure(traces, *, title, xtitle, ytitle, uirevision, height=HEIGHT, ytype="linear"):
+    # traces and layout in one go: add_trace and update_layout afterwards cost several times as much
+    return go.Figure(traces, layout=dict(
+        title=title or {}, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=10),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), uirevision=uirevision,
         xaxis=dict(title=xtitle),
         yaxis=dict(title=ytitle, type=ytype, exponentformat="power"),
-    )
-    return fig
+    ))
 
 
 def data_trace(x, y, *, name="training data (xᵢ, yᵢ)"):
@@ -41,14 +41,16 @@ def data_trace(x, y, *, name="training data (xᵢ, yᵢ)"):
 def two_fits_figure(x, y, grid_x, f_theta, f_beta, *, theta_name, beta_name, title=None,
                     xtitle="x", ytitle="y", uirevision="fits"):
     """Two predictions over grid_x that should coincide: f_theta solid and wide, f_beta dashed on top."""
-    fig = go.Figure([data_trace(x, y)])
-    fig.add_trace(go.Scatter(x=_f32(grid_x), y=_f32(f_theta), mode="lines", name=theta_name,
-                             line=dict(color=THETA_COLOR, width=6), opacity=0.55,
-                             hovertemplate="x=%{x:.3f}<br>f=%{y:.5g}<extra>θ</extra>"))
-    fig.add_trace(go.Scatter(x=_f32(grid_x), y=_f32(f_beta), mode="lines", name=beta_name,
-                             line=dict(color=BETA_COLOR, width=2.5, dash="dash"),
-                             hovertemplate="x=%{x:.3f}<br>f=%{y:.5g}<extra>β</extra>"))
-    return _layout(fig, title=title, xtitle=xtitle, ytitle=ytitle, uirevision=uirevision)
+    traces = [
+        data_trace(x, y),
+        go.Scatter(x=_f32(grid_x), y=_f32(f_theta), mode="lines", name=theta_name,
+                   line=dict(color=THETA_COLOR, width=6), opacity=0.55,
+                   hovertemplate="x=%{x:.3f}<br>f=%{y:.5g}<extra>θ</extra>"),
+        go.Scatter(x=_f32(grid_x), y=_f32(f_beta), mode="lines", name=beta_name,
+                   line=dict(color=BETA_COLOR, width=2.5, dash="dash"),
+                   hovertemplate="x=%{x:.3f}<br>f=%{y:.5g}<extra>β</extra>"),
+    ]
+    return _figure(traces, title=title, xtitle=xtitle, ytitle=ytitle, uirevision=uirevision)
 
 
 def bumps_figure(x, y, grid_x, beta, bumps, total, *, title=None, xtitle="x", ytitle="y", uirevision="bumps"):
@@ -63,23 +65,23 @@ def bumps_figure(x, y, grid_x, beta, bumps, total, *, title=None, xtitle="x", yt
     bump_x = _f32(grid_x)[::stride]
     grid_x = _f32(grid_x)
     sign = np.where(np.asarray(beta) >= 0, 1, -1)
-    fig = go.Figure()
+    traces = []
     for s, label in ((1, "βⱼ K(xⱼ, x) with βⱼ > 0"), (-1, "βⱼ K(xⱼ, x) with βⱼ < 0")):
         rows = bumps[sign == s]
         if not rows.shape[0]:
             continue
         gap = np.full((rows.shape[0], 1), np.nan, dtype=np.float32)
-        fig.add_trace(go.Scatter(
+        traces.append(go.Scatter(
             x=np.hstack([np.broadcast_to(bump_x, rows.shape), gap]).ravel(),
             y=np.hstack([rows, gap]).ravel(), mode="lines", name=label, connectgaps=False,
             line=dict(color=BUMP_COLORS[s], width=1), opacity=0.7,
             hovertemplate="x=%{x:.3f}<br>bump=%{y:.4g}<extra></extra>",
         ))
-    fig.add_trace(data_trace(x, y))
-    fig.add_trace(go.Scatter(x=grid_x, y=_f32(total), mode="lines", name="f(x) = Σⱼ βⱼ K(xⱼ, x)",
+    traces.append(data_trace(x, y))
+    traces.append(go.Scatter(x=grid_x, y=_f32(total), mode="lines", name="f(x) = Σⱼ βⱼ K(xⱼ, x)",
                              line=dict(color=SUM_COLOR, width=3.5),
                              hovertemplate="x=%{x:.3f}<br>f=%{y:.5g}<extra>sum</extra>"))
-    return _layout(fig, title=title, xtitle=xtitle, ytitle=ytitle, uirevision=uirevision)
+    return _figure(traces, title=title, xtitle=xtitle, ytitle=ytitle, uirevision=uirevision)
 
 
 def history_figure(t, curves, *, ytitle, title=None, log_y=True, uirevision="history", height=HEIGHT):
@@ -87,14 +89,14 @@ def history_figure(t, curves, *, ytitle, title=None, log_y=True, uirevision="his
 
     Solid curves are drawn wide and dashed ones thin on top, so two identical runs read as one.
     """
-    fig = go.Figure()
+    traces = []
     t = _f32(t)
     for k, (name, (values, dash)) in enumerate(curves.items()):
         color = (THETA_COLOR, BETA_COLOR, SUM_COLOR)[k % 3]
-        fig.add_trace(go.Scatter(
+        traces.append(go.Scatter(
             x=t, y=_f32(values), mode="lines", name=name,
             line=dict(color=color, width=2.5 if dash else 5, dash=dash), opacity=1.0 if dash else 0.55,
             hovertemplate="t=%{x:.0f}<br>%{y:.6g}<extra></extra>",
         ))
-    return _layout(fig, title=title, xtitle="t (step)", ytitle=ytitle, uirevision=uirevision, height=height,
+    return _figure(traces, title=title, xtitle="t (step)", ytitle=ytitle, uirevision=uirevision, height=height,
                    ytype="log" if log_y else "linear")

@@ -20,26 +20,27 @@ def alpha_bars(alpha, y, C, *, title=None, height=300):
     """
     alpha = np.asarray(alpha, dtype=np.float64)
     index = np.arange(alpha.shape[0])
-    fig = go.Figure()
-    for label in (-1, 1):
-        mask = y == label
-        fig.add_trace(go.Bar(
-            x=index[mask], y=alpha[mask].astype(np.float32), name=CLASS_LABELS[label],
-            marker=dict(color=CLASS_COLORS[label]),
-            hovertemplate="point %{x}<br>α=%{y:.4g}<extra>" + CLASS_LABELS[label] + "</extra>",
-        ))
+    traces = [go.Bar(x=index[y == label], y=alpha[y == label].astype(np.float32), name=CLASS_LABELS[label],
+                     marker=dict(color=CLASS_COLORS[label]),
+                     hovertemplate="point %{x}<br>α=%{y:.4g}<extra>" + CLASS_LABELS[label] + "</extra>")
+              for label in (-1, 1)]
+    # the line y = C and its label as add_hline(annotation_position="top right") draws them, passed with the
+    # layout in one go: add_hline and update_layout afterwards cost several times as much
+    shapes, annotations = [], []
     if np.isfinite(C):
-        fig.add_hline(y=C, line=dict(color=C_LINE_COLOR, width=2, dash="dash"),
-                      annotation_text=f"C = {C:g}", annotation_position="top right")
+        shapes.append(dict(type="line", x0=0, x1=1, xref="x domain", y0=C, y1=C, yref="y",
+                           line=dict(color=C_LINE_COLOR, width=2, dash="dash")))
+        annotations.append(dict(text=f"C = {C:g}", showarrow=False, x=1, xanchor="right", xref="x domain", y=C,
+                                yanchor="bottom", yref="y"))
     top = max(float(alpha.max()), C if np.isfinite(C) else 0.0)
-    fig.update_layout(
-        title=title, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=10), barmode="overlay",
-        bargap=0.1, legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
+    return go.Figure(traces, layout=dict(
+        title=title or {}, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=10), barmode="overlay",
+        bargap=0.1, legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), shapes=shapes,
+        annotations=annotations,
         xaxis=dict(title="training point i", range=[-0.6, alpha.shape[0] - 0.4]),
         yaxis=dict(title="αᵢ", range=[0.0, 1.1 * top if top > 0 else 1.0]),
         uirevision="alpha",
-    )
-    return fig
+    ))
 
 
 def zero_contour(xs, ys, Z, *, name, color=PRIMAL_COLOR, dash="dot", stride=PRIMAL_STRIDE):

@@ -1,24 +1,27 @@
 """Lesson 1: feature maps and the kernel trick — K(x, z) = φ(x)·φ(z), what it saves, the Gaussian's
 infinite map, and the cubic house-price fit run on θ and on β."""
 
-import inspect
-
-import numpy as np
 import streamlit as st
 
-from figures.feature_maps import cost_figure, taylor_error_figure, taylor_figure
-from figures.regression import history_figure, two_fits_figure
-from kernel_core.feature_maps import (
-    FEATURE_MAPS,
-    gaussian_taylor_error,
-    gaussian_taylor_features,
-    gaussian_taylor_kernel,
-    operation_counts,
-)
-from kernel_core.grid import make_grid_1d
-from kernel_core.kernels import rbf_kernel
-from kernel_core.regression import LMS, KernelLMS, max_stable_eta
+from kernel_core.feature_maps import FEATURE_MAPS
 from lessons import common
+from lessons.compute_feature_maps import (
+    KLMS_SOURCE,
+    M_MAX,
+    P_MAX,
+    TAYLOR_SOURCE,
+    TAYLOR_X,
+    cost_fig,
+    costs,
+    cubic_fit,
+    fits_fig,
+    kernel_check,
+    loss_fig,
+    map_source,
+    taylor,
+    taylor_error_fig,
+    taylor_fig,
+)
 
 MAP_DEFAULT = "poly2_homogeneous"
 # the two points of the first check; not integers, so the round-off of the two routes shows
@@ -26,79 +29,14 @@ X_DEFAULT, Z_DEFAULT = (0.7, -1.3), (1.1, 0.4)
 POINT_SOURCES = {"typed": "type x and z", "data": "two of the current data points"}
 INDEX_MAX = common.N_MAX + common.MAX_USER_POINTS
 D_MAX, D_DEFAULT = 50, 2
-P_MAX, P_DEFAULT = 12, 3
-M_MAX, M_DEFAULT = 40, 4
+P_DEFAULT = 3
+M_DEFAULT = 4
 Z_MIN, Z_MAX, Z_TAYLOR_DEFAULT = -2.0, 2.0, 1.0
-TAYLOR_X = np.linspace(-3.0, 3.0, 241)
-FIT_GRID = 200
-CUBIC = FEATURE_MAPS["cubic_1d"]
 PLOT = {"displaylogo": False}
 
 
 def map_label(name):
     return "φ(x) = (" + ", ".join(FEATURE_MAPS[name].feature_labels) + ")"
-
-
-cost_fig = common.cached_figure(cost_figure)
-taylor_fig = common.cached_figure(taylor_figure)
-taylor_error_fig = common.cached_figure(taylor_error_figure)
-fits_fig = common.cached_figure(two_fits_figure)
-loss_fig = common.cached_figure(history_figure)
-
-
-# ---------------------------------------------------------------- cached core calls
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def kernel_check(name, x, z):
-    """φ(x), φ(z), their inner product computed in feature space, and K(x, z) from the kernel formula."""
-    fm = FEATURE_MAPS[name]
-    X, Z = np.array([x]), np.array([z])
-    phi_x, phi_z = fm.phi(X)[0], fm.phi(Z)[0]
-    dot = float(fm.explicit_kernel(X, Z)[0, 0])
-    K = float(fm.kernel(X, Z)[0, 0])
-    return {"phi_x": phi_x, "phi_z": phi_z, "terms": phi_x * phi_z, "dot": dot, "K": K, "diff": dot - K}
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def costs(d):
-    """Operation counts of (1 + x·z)^p, explicit and kernel, for p = 1..P_MAX in d dimensions."""
-    counts = [operation_counts(d, p) for p in range(1, P_MAX + 1)]
-    fields = ("feature_dim", "explicit_mults", "explicit_adds", "explicit_total", "kernel_mults", "kernel_adds",
-              "kernel_total")
-    return {"p": np.arange(1, P_MAX + 1),
-            **{f: np.array([getattr(c, f) for c in counts], dtype=np.int64) for f in fields}}
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def taylor(gamma, z, m):
-    """Exact Gaussian and its m-term Taylor approximation along x, and the error for every m."""
-    zz = np.array([z])
-    return {
-        "exact": rbf_kernel(TAYLOR_X[:, None], zz[:, None], gamma=gamma)[:, 0],
-        "approx": gaussian_taylor_kernel(TAYLOR_X, zz, gamma=gamma, n_terms=m)[:, 0],
-        "m": np.arange(1, M_MAX + 1),
-        "errors": np.array([gaussian_taylor_error(TAYLOR_X, zz, gamma=gamma, n_terms=k)
-                            for k in range(1, M_MAX + 1)]),
-    }
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def cubic_fit(x, y, eta_ratio, T, stochastic, seed):
-    """GD on θ with φ = (1, x, x², x³) and on β with the matching kernel, same η, T and sample order."""
-    K = CUBIC.kernel(x)
-    eta_max = max_stable_eta(K, stochastic=stochastic)
-    eta = eta_ratio * eta_max
-    grid = make_grid_1d(x, n=FIT_GRID)
-    lms = LMS(eta=eta, n_iter=T, stochastic=stochastic, random_state=seed).fit(CUBIC.phi(x), y)
-    klms = KernelLMS(CUBIC.kernel, eta=eta, n_iter=T, stochastic=stochastic, random_state=seed).fit(x, y)
-    f_theta = lms.predict(CUBIC.phi(grid.points))
-    f_beta = klms.predict(grid.points)
-    return {
-        "eta": eta, "eta_max": eta_max, "grid": grid.x, "f_theta": f_theta, "f_beta": f_beta,
-        "max_diff": float(np.max(np.abs(f_theta - f_beta))),
-        "t": lms.history_["t"], "loss_theta": lms.history_["loss"], "loss_beta": klms.history_["loss"],
-        "theta": lms.theta_, "beta": klms.beta_,
-    }
 
 
 # ---------------------------------------------------------------- page
@@ -140,6 +78,7 @@ def point_inputs(name, source):
     return (x1, x2), (z1, z2)
 
 
+@st.fragment
 def check_section():
     st.subheader("1 · Check K(x, z) = φ(x)·φ(z) on two points")
     left, right = st.columns([1, 1.35], gap="large")
@@ -169,9 +108,10 @@ def check_section():
     st.caption(f"Source: {fm.source}. The two routes agree up to floating-point round-off (about 1e-16 "
                "of the value); the √2 in a map is what makes its cross term count twice, as (x·z)² does.")
     with st.expander("The code of this φ and of its kernel"):
-        st.code(inspect.getsource(fm.phi) + "\n\n" + inspect.getsource(fm.kernel), language="python")
+        st.code(map_source(name), language="python")
 
 
+@st.fragment
 def cost_section():
     st.subheader("2 · What the trick saves: explicit features versus the kernel")
     st.markdown(
@@ -198,6 +138,7 @@ def cost_section():
                                     n_features=d), key="fm_cost", config=PLOT)
 
 
+@st.fragment
 def taylor_section():
     st.subheader("3 · The Gaussian kernel is an infinite feature map")
     st.markdown(
@@ -225,9 +166,10 @@ def taylor_section():
     st.metric(f"max error over x ∈ [{TAYLOR_X[0]:g}, {TAYLOR_X[-1]:g}] with m = {m}",
               f"{result['errors'][m - 1]:.3e}")
     with st.expander("The code of the truncated Taylor features"):
-        st.code(inspect.getsource(gaussian_taylor_features), language="python")
+        st.code(TAYLOR_SOURCE, language="python")
 
 
+@st.fragment
 def cubic_section():
     st.subheader("4 · Cubic house prices: gradient descent on θ, and the same run on β")
     st.markdown(
@@ -267,7 +209,7 @@ def cubic_section():
         st.markdown("θ after T steps (one number per feature): "
                     + ", ".join(f"θ{'₀₁₂₃'[k]} = {v:.6g}" for k, v in enumerate(r["theta"])))
         st.dataframe({"xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r["beta"]}, height=240, key="fm_beta_table")
-        st.code(inspect.getsource(KernelLMS.fit), language="python")
+        st.code(KLMS_SOURCE, language="python")
 
 
 def main():

@@ -1,20 +1,19 @@
 """Lesson 3: the SVM solved twice, as the primal in explicit features and as the dual by SMO."""
 
-import inspect
-import warnings
-
 import numpy as np
 import streamlit as st
 
-from figures.svm import alpha_bars, primal_dual_figure
-from kernel_core import svm
 from kernel_core.feature_maps import FEATURE_MAPS
-from kernel_core.grid import make_grid
-from kernel_core.kernels import make_kernel
 from lessons import common
-
-# each figure is built once per distinct input (see common.cached_figure)
-alpha_bars, primal_dual_figure = map(common.cached_figure, (alpha_bars, primal_dual_figure))
+from lessons.compute_primal_dual import (
+    DUAL_TOL,
+    SKLEARN_HARD_C,
+    SOLVER_SOURCE,
+    alpha_bars,
+    primal_dual_figure,
+    sklearn_fit,
+    solve,
+)
 
 SPACES = ("linear", "explicit", "kernel")
 SPACE_LABELS = {"linear": "φ(x) = x", "explicit": "explicit φ(x)", "kernel": "any kernel (dual only)"}
@@ -22,15 +21,13 @@ PHI_MAPS = ("poly2_full", "poly2_homogeneous", "paraboloid", "circle")
 PHI_LABELS = {name: "φ(x) = (" + ", ".join(FEATURE_MAPS[name].feature_labels) + ")" for name in PHI_MAPS}
 KERNELS = ("poly", "rbf", "laplacian", "exponential", "sigmoid")
 C_DEFAULT = 1.0
-# SMO stops at a KKT violation of DUAL_TOL: w and b then agree with the primal in every printed digit
-DUAL_TOL = 1e-9
-# scikit-learn's SVC has no C = ∞; this C stands in for the hard margin in the comparison
-SKLEARN_HARD_C = 1e6
 LFD_PRESET = {"dataset": "lfd_toy", "only_mine": False, "pd_space": "linear", "pd_offset": True, "pd_hard": True}
 
 
 def load_lfd_preset():
     st.session_state.update(LFD_PRESET)
+    # the preset changes the sidebar's dataset: the lesson fragment hands over to a rerun of the whole app
+    st.session_state["pd_rerun_app"] = True
 
 
 def controls():
@@ -59,68 +56,6 @@ def controls():
                    "Expect α* = (½, ½, 1, 0), w = (1, −1), b = −1, margin 1/√2.")
     params["sklearn"] = d3.checkbox("compare with scikit-learn (libsvm)", key="pd_sklearn", bind="query-params")
     return params
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def solve(X, y, test, space, fmap, kernel, gamma, degree, coef0, offset, C):
-    """Primal (interior point on explicit features) and dual (SMO) fitted independently, plus a grid
-    and the accuracy on the held-out sample test = (X_test, y_test) or None."""
-    grid = make_grid(X, n=common.GRID_POINTS)
-    shape = (grid.y.size, grid.x.size)
-    out = {"xs": grid.x, "ys": grid.y, "primal": None}
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        if space == "kernel":
-            dual = svm.DualSVM(kernel, C=C, gamma=gamma, degree=degree, coef0=coef0, fit_intercept=offset,
-                               tol=DUAL_TOL).fit(X, y)
-            F, F_grid = X, grid.points
-            F_test = test[0] if test else None
-        else:
-            phi = FEATURE_MAPS[fmap].phi if space == "explicit" else np.asarray
-            F, F_grid = phi(X), phi(grid.points)
-            F_test = phi(test[0]) if test else None
-            primal = svm.PrimalSVM(C=C, fit_intercept=offset).fit(F, y)
-            # linear kernel on Φ: the dual sees only the Gram matrix ΦΦᵀ = K, yet reports w = Σ αᵢyᵢφ(xᵢ)
-            dual = svm.DualSVM("linear", C=C, fit_intercept=offset, tol=DUAL_TOL).fit(F, y)
-            f = primal.decision_function(F)
-            out["primal"] = {
-                "w": primal.coef_, "b": primal.intercept_, "objective": primal.primal_objective_,
-                "norm_w": float(np.linalg.norm(primal.coef_)), "accuracy": float(np.mean(y * f > 0)),
-                "slack": primal.slack_, "n_iter": primal.n_iter_,
-                "Z": primal.decision_function(F_grid).reshape(shape),
-            }
-    # ‖w‖² = αᵀGα = 2(Σα − dual objective), known even when w lives in an infinite-dimensional space
-    norm_w = float(np.sqrt(max(2.0 * (dual.alpha_.sum() - dual.dual_objective_), 0.0)))
-    out["dual"] = {
-        "w": dual.coef_, "b": dual.intercept_, "objective": dual.dual_objective_, "alpha": dual.alpha_,
-        "norm_w": norm_w, "accuracy": float(np.mean(dual.kkt_.margin > 0)), "n_sv": int(dual.support_.size),
-        "status": dual.kkt_.status, "margin": dual.kkt_.margin, "violation": dual.kkt_.violation,
-        "max_violation": dual.kkt_.max_violation, "n_iter": dual.n_iter_,
-        "Z": dual.decision_function(F_grid).reshape(shape),
-        "test_accuracy": float(np.mean(dual.predict(F_test) == test[1])) if test else None,
-    }
-    out["warnings"] = [str(w.message) for w in caught]
-    return out
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def sklearn_fit(X, y, space, fmap, kernel, gamma, degree, coef0, C):
-    """scikit-learn's SVC (libsvm) on the same data and kernel, for comparison only."""
-    from sklearn.svm import SVC
-
-    if space == "kernel":
-        F, k = X, make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)
-    else:
-        F, k = (FEATURE_MAPS[fmap].phi(X) if space == "explicit" else X), "linear"
-    svc = SVC(kernel=k, C=min(C, SKLEARN_HARD_C), tol=DUAL_TOL).fit(F, y)
-    coef = svc.dual_coef_[0]                      # yᵢαᵢ on the support vectors
-    b = float(svc.intercept_[0])
-    # αᵀGα = Σ yᵢαᵢ (f(xᵢ) − b) over the support vectors, from libsvm's own decision function
-    f_sv = svc.decision_function(F[svc.support_])   # support_vectors_ stays empty for a callable kernel
-    alpha = np.zeros(y.size)
-    alpha[svc.support_] = np.abs(coef)
-    return {"dual_objective": float(np.abs(coef).sum() - 0.5 * np.sum(coef * (f_sv - b))), "b": b,
-            "n_sv": int(svc.support_.size), "alpha": alpha}
 
 
 def vec(v):
@@ -170,76 +105,87 @@ st.latex(r"\text{dual: }\max_{\alpha}\ \sum_i \alpha_i - \tfrac12 \sum_{i,j} \al
          r"\ \ \text{s.t. } 0 \le \alpha_i \le C,\ \ \sum_i \alpha_i y_i = 0\ (\text{with offset}) \quad"
          r"\Rightarrow\quad w = \sum_i \alpha_i y_i \phi(x_i)")
 
-params = controls()
-X, y = common.training_data()
-fit_args = {k: params[k] for k in ("space", "fmap", "kernel", "gamma", "degree", "coef0", "offset", "C")}
-try:
-    result = solve(X, y, common.test_data(), **fit_args)
-except ValueError as exc:
-    common.show_error(exc)
-for message in result["warnings"]:
-    st.warning(message, icon=":material/warning:")
-primal, dual = result["primal"], result["dual"]
 
-if params["space"] == "explicit":
-    fm = FEATURE_MAPS[params["fmap"]]
-    st.latex(fm.label_latex + r"\qquad " + fm.kernel_latex)
-elif params["space"] == "kernel":
-    st.info("Only the dual is solved here: for this kernel φ is infinite-dimensional (Gaussian, Laplacian, "
-            "exponential), huge (a degree-d polynomial in many inputs has a feature per monomial), or does not "
-            "exist at all (sigmoid, for some γ and r). The dual needs nothing but the n × n numbers K(xᵢ, xⱼ).",
-            icon=":material/info:")
+@st.fragment
+def lesson():
+    """Controls, figures and numbers: a slider move reruns only this, not the sidebar."""
+    if st.session_state.pop("pd_rerun_app", False):
+        st.rerun(scope="app")
+    params = controls()
+    X, y = common.training_data()
+    fit_args = {k: params[k] for k in ("space", "fmap", "kernel", "gamma", "degree", "coef0", "offset", "C")}
+    try:
+        result = solve(X, y, common.test_data(), **fit_args)
+    except ValueError as exc:
+        common.show_error(exc)
+    for message in result["warnings"]:
+        st.warning(message, icon=":material/warning:")
+    primal, dual = result["primal"], result["dual"]
 
-st.dataframe(comparison_table(result), hide_index=True, width="stretch")
-m1, m2, m3, m4, m5 = st.columns(5)
-m1.metric("duality gap", f"{primal['objective'] - dual['objective']:.2e}" if primal else "—",
-          help="Primal objective − dual objective: zero at the optimum (strong duality); what is left is the "
-               "solvers' tolerance.")
-m2.metric("margin 1/‖w‖", f"{1.0 / dual['norm_w']:.4f}" if dual["norm_w"] > 0 else "∞")
-m3.metric("train / test accuracy",
-          f"{dual['accuracy']:.1%} / " + (f"{dual['test_accuracy']:.1%}" if dual["test_accuracy"] is not None else "—"),
-          help="Test: a fresh sample from the same generator and settings (another seed), never seen in training.")
-m4.metric("support vectors", f"{dual['n_sv']} / {y.size}")
-m5.metric("E_cv ≤ #SV/N", f"{dual['n_sv'] / y.size:.3f}",
-          help="Learning From Data: the leave-one-out error E_cv is at most (#support vectors) / N.")
+    if params["space"] == "explicit":
+        fm = FEATURE_MAPS[params["fmap"]]
+        st.latex(fm.label_latex + r"\qquad " + fm.kernel_latex)
+    elif params["space"] == "kernel":
+        st.info("Only the dual is solved here: for this kernel φ is infinite-dimensional (Gaussian, Laplacian, "
+                "exponential), huge (a degree-d polynomial in many inputs has a feature per monomial), or does not "
+                "exist at all (sigmoid, for some γ and r). The dual needs nothing but the n × n numbers K(xᵢ, xⱼ).",
+                icon=":material/info:")
 
-left, right = st.columns([3, 2])
-with left:
-    st.markdown("**Dual decision function** f(x) = Σ αᵢyᵢK(xᵢ, x) + b, margins f = ±1")
-    common.boundary_chart(boundary_fig(X, y, result), key="pd_boundary")
-with right:
-    st.markdown("**α per training point** against the box 0 ≤ α ≤ C")
-    st.plotly_chart(alpha_bars(dual["alpha"], y, params["C"], height=460), key="pd_alpha",
-                    config={"displaylogo": False})
-st.markdown("**KKT conditions, point by point**: α = 0 needs y·f ≥ 1 (non-SV), 0 < α < C needs y·f = 1 "
-            "(free SV, on the margin), α = C needs y·f ≤ 1 (bounded SV, on or inside the margin).")
-st.dataframe(kkt_table(X, y, dual), hide_index=True, height=250, width="stretch",
-             column_config={"α": st.column_config.NumberColumn(format="%.6f"),
-                            "y·f(x)": st.column_config.NumberColumn(format="%.6f"),
-                            "KKT violation": st.column_config.NumberColumn(format="%.2e"),
-                            "x₁": st.column_config.NumberColumn(format="%.3f"),
-                            "x₂": st.column_config.NumberColumn(format="%.3f")})
+    st.dataframe(comparison_table(result), hide_index=True, width="stretch")
+    m1, m2, m3, m4, m5 = st.columns(5)
+    m1.metric("duality gap", f"{primal['objective'] - dual['objective']:.2e}" if primal else "—",
+              help="Primal objective − dual objective: zero at the optimum (strong duality); what is left is the "
+                   "solvers' tolerance.")
+    m2.metric("margin 1/‖w‖", f"{1.0 / dual['norm_w']:.4f}" if dual["norm_w"] > 0 else "∞")
+    m3.metric("train / test accuracy",
+              f"{dual['accuracy']:.1%} / " + (f"{dual['test_accuracy']:.1%}" if dual["test_accuracy"] is not None else "—"),
+              help="Test: a fresh sample from the same generator and settings (another seed), never seen in training.")
+    m4.metric("support vectors", f"{dual['n_sv']} / {y.size}")
+    m5.metric("E_cv ≤ #SV/N", f"{dual['n_sv'] / y.size:.3f}",
+              help="Learning From Data: the leave-one-out error E_cv is at most (#support vectors) / N.")
 
-if params["sklearn"]:
-    if not params["offset"]:
-        st.info("scikit-learn's SVC always fits an offset b; switch 'with offset b' on to compare.")
-    else:
-        sk = sklearn_fit(X, y, **{k: v for k, v in fit_args.items() if k != "offset"})
-        st.dataframe({
-            "": ["dual objective", "b", "# support vectors", "max |α − α_sklearn|"],
-            "Kernel Lab (SMO)": [f"{dual['objective']:.8f}", f"{dual['b']:.6f}", str(dual["n_sv"]), ""],
-            "scikit-learn (libsvm)": [f"{sk['dual_objective']:.8f}", f"{sk['b']:.6f}", str(sk["n_sv"]),
-                                      f"{np.abs(dual['alpha'] - sk['alpha']).max():.2e}"],
-        }, hide_index=True)
-        if params["C"] == np.inf:
-            st.caption(f"SVC has no C = ∞; it ran with C = {SKLEARN_HARD_C:g}.")
+    left, right = st.columns([3, 2])
+    with left:
+        st.markdown("**Dual decision function** f(x) = Σ αᵢyᵢK(xᵢ, x) + b, margins f = ±1")
+        common.boundary_chart(boundary_fig(X, y, result), key="pd_boundary")
+    with right:
+        st.markdown("**α per training point** against the box 0 ≤ α ≤ C")
+        st.plotly_chart(alpha_bars(dual["alpha"], y, params["C"], height=460), key="pd_alpha",
+                        config={"displaylogo": False})
+    st.markdown("**KKT conditions, point by point**: α = 0 needs y·f ≥ 1 (non-SV), 0 < α < C needs y·f = 1 "
+                "(free SV, on the margin), α = C needs y·f ≤ 1 (bounded SV, on or inside the margin).")
+    st.dataframe(kkt_table(X, y, dual), hide_index=True, height=250, width="stretch",
+                 column_config={"α": st.column_config.NumberColumn(format="%.6f"),
+                                "y·f(x)": st.column_config.NumberColumn(format="%.6f"),
+                                "KKT violation": st.column_config.NumberColumn(format="%.2e"),
+                                "x₁": st.column_config.NumberColumn(format="%.3f"),
+                                "x₂": st.column_config.NumberColumn(format="%.3f")})
 
-with st.expander("The numbers and the code"):
-    st.markdown(
-        f"Largest KKT violation of the dual: {dual['max_violation']:.2e} (SMO stops at {DUAL_TOL:g}).  \n"
-        + (f"Total slack Σξᵢ of the primal: {primal['slack'].sum():.6f}.  \n" if primal else "")
-        + ("The dual solver: SMO with the second-order working-set rule of Fan, Chen & Lin (2005), as in LIBSVM."
-           if params["offset"] else
-           "Without the offset the constraint Σαᵢyᵢ = 0 is gone, so one α at a time may move: coordinate descent.")
-    )
-    st.code(inspect.getsource(svm._smo if params["offset"] else svm._coordinate_descent), language="python")
+    if params["sklearn"]:
+        if not params["offset"]:
+            st.info("scikit-learn's SVC always fits an offset b; switch 'with offset b' on to compare.")
+        else:
+            sk = sklearn_fit(X, y, **{k: v for k, v in fit_args.items() if k != "offset"})
+            for message in sk["warnings"]:
+                st.warning(f"scikit-learn did not converge: {message}", icon=":material/warning:")
+            st.dataframe({
+                "": ["dual objective", "b", "# support vectors", "max |α − α_sklearn|"],
+                "Kernel Lab (SMO)": [f"{dual['objective']:.8f}", f"{dual['b']:.6f}", str(dual["n_sv"]), ""],
+                "scikit-learn (libsvm)": [f"{sk['dual_objective']:.8f}", f"{sk['b']:.6f}", str(sk["n_sv"]),
+                                          f"{np.abs(dual['alpha'] - sk['alpha']).max():.2e}"],
+            }, hide_index=True)
+            if params["C"] == np.inf:
+                st.caption(f"SVC has no C = ∞; it ran with C = {SKLEARN_HARD_C:g}.")
+
+    with st.expander("The numbers and the code"):
+        st.markdown(
+            f"Largest KKT violation of the dual: {dual['max_violation']:.2e} (SMO stops at {DUAL_TOL:g}).  \n"
+            + (f"Total slack Σξᵢ of the primal: {primal['slack'].sum():.6f}.  \n" if primal else "")
+            + ("The dual solver: SMO with the second-order working-set rule of Fan, Chen & Lin (2005), as in LIBSVM."
+               if params["offset"] else
+               "Without the offset the constraint Σαᵢyᵢ = 0 is gone, so one α at a time may move: coordinate descent.")
+        )
+        st.code(SOLVER_SOURCE[params["offset"]], language="python")
+
+
+lesson()

@@ -1,88 +1,25 @@
 """Lesson 4: Pegasos, kernelized SGD exactly as Algorithm 1 of Lecture 8, and the kernel perceptron."""
 
-import copy
-import inspect
-import warnings
-
-import numpy as np
 import streamlit as st
 
-from figures.boundary import decision_figure
-from figures.pegasos import alpha_animation, mistakes_figure, objective_figure, perceptron_figure
-from kernel_core.grid import make_grid
-from kernel_core.pegasos import KernelPegasos
-from kernel_core.perceptron import KernelPerceptron
-from kernel_core.svm import DualSVM
 from lessons import common
-
-# each figure is built once per distinct input (see common.cached_figure)
-decision_figure, objective_figure, alpha_animation, perceptron_figure, mistakes_figure = map(
-    common.cached_figure, (decision_figure, objective_figure, alpha_animation, perceptron_figure, mistakes_figure))
+from lessons.compute_pegasos import (
+    PEGASOS_SOURCE,
+    alpha_animation,
+    decision_figure,
+    exact_optimum,
+    fit_pegasos,
+    fit_perceptron,
+    mistakes_figure,
+    objective_figure,
+    pegasos_surface,
+    perceptron_figure,
+)
 
 T_MIN, T_MAX, T_DEFAULT, T_STEP = 100, 20_000, 2_000, 100
 LAM_DEFAULT = 0.01
 EPOCHS_MAX, EPOCHS_DEFAULT = 200, 50
 ITERATES = {"avg": "average α̂_t (the output)", "last": "last iterate α^t"}
-
-
-# ---------------------------------------------------------------- cached core calls
-
-@st.cache_resource(max_entries=32, show_spinner=False)
-def _pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed):
-    """The fitted model itself (its kernel is a closure, so it is shared, never pickled or mutated)."""
-    return KernelPegasos(kernel, lam=lam, n_iter=T, gamma=gamma, degree=degree, coef0=coef0,
-                         random_state=seed).fit(X, y)
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def fit_pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed):
-    """Algorithm 1's output and history, and the exact optimum of the same objective from the SVM dual."""
-    model = _pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed)
-    n = X.shape[0]
-    # λ/2‖w‖² + (1/n)Σ hinge = λ(½‖w‖² + CΣξ) with C = 1/(λn): the SVM through the origin
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        svm = DualSVM(kernel, C=1.0 / (lam * n), gamma=gamma, degree=degree, coef0=coef0,
-                      fit_intercept=False).fit(X, y)
-    h = model.history_
-    return {
-        "t": h["t"], "objective_last": h["objective_last"], "objective_avg": h["objective_avg"],
-        "snapshot_t": h["snapshot_t"], "alpha_snapshots": h["alpha"], "alpha_avg_snapshots": h["alpha_avg"],
-        "alpha": model.alpha_, "alpha_last": model.alpha_last_, "beta": model.beta_,
-        # each update adds y_i to β_i, so |β_i| counts the updates of point i
-        "n_updates": int(np.abs(model.beta_).sum()),
-        "train_error": float(np.mean(model.predict(X) != y)),
-        "optimum": lam * svm.dual_objective_, "alpha_star_y": svm.alpha_ * y,
-        "warnings": [str(w.message) for w in caught],
-    }
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def pegasos_surface(X, y, kernel, gamma, degree, coef0, lam, T, seed, k, iterate):
-    """f on the grid for snapshot k of α̂_t or α^t, through the core's decision_function."""
-    model = _pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed)
-    view = copy.copy(model)
-    view.alpha_ = model.history_["alpha_avg" if iterate == "avg" else "alpha"][k]
-    grid = make_grid(X, n=common.GRID_POINTS)
-    Z = view.decision_function(grid.points).reshape(grid.y.size, grid.x.size)
-    return {"xs": grid.x, "ys": grid.y, "Z": Z.astype(np.float32)}
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def fit_perceptron(X, y, kernel, gamma, degree, coef0, max_epochs):
-    """Mistake counts, convergence and mistakes per epoch, with f on the grid."""
-    with warnings.catch_warnings():
-        # non-convergence is reported on the page from converged_, not as a log warning
-        warnings.simplefilter("ignore", RuntimeWarning)
-        model = KernelPerceptron(kernel, max_epochs=max_epochs, gamma=gamma, degree=degree, coef0=coef0).fit(X, y)
-    grid = make_grid(X, n=common.GRID_POINTS)
-    Z = model.decision_function(grid.points).reshape(grid.y.size, grid.x.size)
-    return {
-        "alpha": model.alpha_, "converged": bool(model.converged_), "n_epochs": int(model.n_epochs_),
-        "mistakes": model.history_["mistakes"], "n_mistakes": int(model.history_["n_mistakes"]),
-        "train_error": float(np.mean(model.predict(X) != y)),
-        "xs": grid.x, "ys": grid.y, "Z": Z.astype(np.float32),
-    }
 
 
 # ---------------------------------------------------------------- page
@@ -148,7 +85,8 @@ def main():
     X, y = common.training_data()
     kp = (p["kernel"], p["gamma"], p["degree"], p["coef0"])
     try:
-        result = fit_pegasos(X, y, *kp, p["lam"], p["T"], p["seed"])
+        # the exact optimum depends on the kernel and λ only: a new T or seed does not solve the SVM again
+        result = {**fit_pegasos(X, y, *kp, p["lam"], p["T"], p["seed"]), **exact_optimum(X, y, *kp, p["lam"])}
         perceptron = fit_perceptron(X, y, *kp, p["max_epochs"])
     except ValueError as exc:
         common.show_error(exc)
@@ -156,6 +94,29 @@ def main():
         st.warning(f"Exact optimum: {message}", icon=":material/warning:")
 
     st.subheader("Replay the run")
+    replay(X, y, kp, p, result)
+    gap = result["objective_avg"][-1] - result["optimum"]
+    m = st.columns(5)
+    m[0].metric("objective at α̂ (t = T)", f"{result['objective_avg'][-1]:.6g}")
+    m[1].metric("objective at α^T", f"{result['objective_last'][-1]:.6g}")
+    m[2].metric("exact optimum (SVM dual)", f"{result['optimum']:.6g}")
+    m[3].metric("α̂ above the optimum by", f"{gap:.3g}")
+    m[4].metric("training error of α̂", f"{result['train_error']:.1%}")
+
+    st.markdown("**The coefficients over time.** Press ▶ to watch β grow into α: each bar is $\\alpha^t_j$, "
+                "the green dots are the running average $\\hat\\alpha_{t,j}$, the black ticks the exact SVM's "
+                "$\\alpha^*_j y_j$. (Played in your browser from the recorded snapshots.)")
+    st.plotly_chart(alpha_animation(result["snapshot_t"], result["alpha_snapshots"],
+                                    result["alpha_avg_snapshots"], y, result["alpha_star_y"]),
+                    key="pg_alpha", config={"displaylogo": False})
+
+    perceptron_section(X, y, p, perceptron)
+    numbers(X, y, p["T"], result, perceptron)
+
+
+@st.fragment
+def replay(X, y, kp, p, result):
+    """The replay controls and the two figures they move: a replay step reruns only this."""
     iterate, progress = replay_controls()
     snapshot_t = result["snapshot_t"]
     k = int(round((progress - 1) / 99 * (snapshot_t.size - 1)))
@@ -172,23 +133,6 @@ def main():
         st.plotly_chart(objective_figure(result["t"], result["objective_last"], result["objective_avg"],
                                          result["optimum"], t_mark=t),
                         key="pg_objective", config={"displaylogo": False})
-    gap = result["objective_avg"][-1] - result["optimum"]
-    m = st.columns(5)
-    m[0].metric("objective at α̂ (t = T)", f"{result['objective_avg'][-1]:.6g}")
-    m[1].metric("objective at α^T", f"{result['objective_last'][-1]:.6g}")
-    m[2].metric("exact optimum (SVM dual)", f"{result['optimum']:.6g}")
-    m[3].metric("α̂ above the optimum by", f"{gap:.3g}")
-    m[4].metric("training error of α̂", f"{result['train_error']:.1%}")
-
-    st.markdown("**The coefficients over time.** Press ▶ to watch β grow into α: each bar is $\\alpha^t_j$, "
-                "the green dots are the running average $\\hat\\alpha_{t,j}$, the black ticks the exact SVM's "
-                "$\\alpha^*_j y_j$. (Played in your browser from the recorded snapshots.)")
-    st.plotly_chart(alpha_animation(snapshot_t, result["alpha_snapshots"], result["alpha_avg_snapshots"], y,
-                                    result["alpha_star_y"]),
-                    key="pg_alpha", config={"displaylogo": False})
-
-    perceptron_section(X, y, p, perceptron)
-    numbers(X, y, p["T"], result, perceptron)
 
 
 def perceptron_section(X, y, p, perceptron):
@@ -228,7 +172,7 @@ def numbers(X, y, T, result, perceptron):
             "α̂ (average)": result["alpha"], "α*ᵢyᵢ (exact SVM)": result["alpha_star_y"],
             "perceptron αᵢ (mistakes)": perceptron["alpha"],
         }, height=260)
-        st.code(inspect.getsource(KernelPegasos.fit), language="python")
+        st.code(PEGASOS_SOURCE, language="python")
 
 
 main()

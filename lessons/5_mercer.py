@@ -1,52 +1,33 @@
 """Lesson 5: Mercer's theorem. Is K a kernel? The Gram matrix, its spectrum, the closure rules,
 kernels that fail, and a box for the student's own formula."""
 
-import inspect
-import warnings
-
 import numpy as np
 import streamlit as st
 
-from figures.boundary import decision_figure
-from figures.mercer import certificate_figure, gram_heatmap, spectrum_figure
-from kernel_core.formula import MAX_LENGTH, parse_kernel
-from kernel_core.grid import make_grid
-from kernel_core.kernels import make_kernel
-from kernel_core.mercer import CLOSURE_RULES, INVALID_KERNELS, check_psd
-from kernel_core.svm import DualSVM
+from kernel_core.formula import MAX_LENGTH
+from kernel_core.mercer import CLOSURE_RULES, INVALID_KERNELS
 from lessons import common
+from lessons.compute_mercer import (
+    BASE_KERNELS,
+    CHECK_PSD_SOURCE,
+    MAX_POINTS,
+    WARPS,
+    analyze_formula,
+    analyze_invalid,
+    analyze_kernel,
+    analyze_rule,
+    analyze_scaled,
+    certificate_figure,
+    decision_figure,
+    fit_formula_svm,
+    gram_heatmap,
+    gram_points,
+    rule_source,
+    spectrum_figure,
+)
 
-# each figure is built once per distinct input (see common.cached_figure)
-decision_figure, certificate_figure, gram_heatmap, spectrum_figure = map(
-    common.cached_figure, (decision_figure, certificate_figure, gram_heatmap, spectrum_figure))
-
-# the Gram matrix of at most this many points is checked and drawn (150² float32 ≈ 120 KB of heatmap)
-MAX_POINTS = 150
 TABS = ["Gram matrix & spectrum", "Closure rules", "Kernels that fail", "Your formula"]
-# base kernels for the closure rules: valid kernels with fixed parameters, so the rule is the only variable
-BASE_KERNELS = {
-    "linear": ("x·z", dict(kernel="linear")),
-    "poly": ("(x·z + 1)²", dict(kernel="poly", degree=2, gamma=1.0, coef0=1.0)),
-    "rbf": ("exp(−‖x − z‖²)", dict(kernel="rbf", gamma=1.0)),
-    "laplacian": ("exp(−‖x − z‖₁)", dict(kernel="laplacian", gamma=1.0)),
-}
 RULE_LABELS = {name: rule.formula for name, rule in CLOSURE_RULES.items()}
-
-
-def _f_bump(X):
-    return np.exp(-np.sum(X**2, axis=1))
-
-
-def _f_first(X):
-    return X[:, 0]
-
-
-def _f_affine(X):
-    return 1.0 + X[:, 1]
-
-
-WARPS = {"bump": ("f(x) = exp(−‖x‖²)", _f_bump), "first": ("f(x) = x₁", _f_first),
-         "affine": ("f(x) = 1 + x₂", _f_affine)}
 EXAMPLES = {
     "Gaussian": "exp(-g * norm(x - z)**2)",
     "polynomial": "(dot(x, z) + r)**d",
@@ -62,79 +43,6 @@ CERTIFICATE_TEXT = (
     "that carry the contradiction."
 )
 R_VALUES = (-2.0, 2.0, 1.0, 0.25)  # min, max, default, step of the additive constant r
-
-
-# ---------------------------------------------------------------- cached core calls
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def gram_points(X, y):
-    """At most MAX_POINTS of the points (a fixed random subset), class −1 first: the heatmap shows two blocks."""
-    idx = np.arange(X.shape[0])
-    if idx.size > MAX_POINTS:
-        idx = np.sort(np.random.default_rng(0).choice(idx, MAX_POINTS, replace=False))
-    idx = idx[np.argsort(y[idx], kind="stable")]
-    return X[idx], y[idx]
-
-
-def _report(K):
-    check = check_psd(K)
-    return {
-        "K": K, "is_psd": check.is_psd, "is_symmetric": check.is_symmetric, "eigenvalues": check.eigenvalues,
-        "min_eigenvalue": check.min_eigenvalue, "max_eigenvalue": float(check.eigenvalues[-1]),
-        "threshold": check.threshold, "n_negative": check.n_negative, "certificate": check.certificate,
-        "quadratic_form": check.quadratic_form, "reason": check.reason,
-    }
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def analyze_kernel(Xs, kernel, gamma, degree, coef0):
-    """check_psd on the Gram matrix of a registry kernel."""
-    return _report(make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)(Xs))
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def analyze_rule(Xs, rule, k1, k2, c, coefs, warp):
-    """Build a kernel with one closure rule from the base kernels and check its Gram matrix."""
-    base1, base2 = make_kernel(**BASE_KERNELS[k1][1]), make_kernel(**BASE_KERNELS[k2][1])
-    arguments = {"sum": (base1, base2), "product": (base1, base2), "scale": (base1, c),
-                 "polynomial": (base1, coefs), "exp": (base1,), "warp": (base1, WARPS[warp][1])}[rule]
-    return _report(CLOSURE_RULES[rule].build(*arguments)(Xs))
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def analyze_scaled(Xs, k1, c):
-    """check_psd of c·K₁ itself, to show why the scale rule must refuse c ≤ 0."""
-    return _report(c * make_kernel(**BASE_KERNELS[k1][1])(Xs))
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def analyze_invalid(Xs, name):
-    return _report(INVALID_KERNELS[name].kernel(Xs))
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def analyze_formula(Xs, expr, params):
-    """Parse the formula (never eval'd) and check its Gram matrix on the points."""
-    return _report(parse_kernel(expr, **dict(params))(Xs))
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def fit_formula_svm(X, y, expr, params, C):
-    """DualSVM with the parsed formula as its kernel, and f on the grid."""
-    k = parse_kernel(expr, **dict(params))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        svm = DualSVM(k, C=C).fit(X, y)
-    grid = make_grid(X, n=common.GRID_POINTS)
-    Z = svm.decision_function(grid.points).reshape(grid.y.size, grid.x.size)
-    status = svm.kkt_.status
-    return {
-        "xs": grid.x, "ys": grid.y, "Z": Z.astype(np.float32),
-        "free_sv": np.flatnonzero(status == "free SV"), "bounded_sv": np.flatnonzero(status == "bounded SV"),
-        "n_support": int(svm.support_.size), "intercept": float(svm.intercept_),
-        "dual_objective": float(svm.dual_objective_), "train_error": float(np.mean(svm.predict(X) != y)),
-        "warnings": [str(w.message) for w in caught],
-    }
 
 
 # ---------------------------------------------------------------- page
@@ -202,7 +110,7 @@ def gram_tab(Xs, ys, n_all):
     with st.expander("The numbers: every eigenvalue, and the source of check_psd"):
         st.dataframe({"rank": np.arange(1, report["eigenvalues"].size + 1),
                       "λ (largest first)": report["eigenvalues"][::-1]}, height=220)
-        st.code(inspect.getsource(check_psd), language="python")
+        st.code(CHECK_PSD_SOURCE, language="python")
 
 
 def rule_controls():
@@ -253,13 +161,15 @@ def rules_tab(Xs, ys):
     verdict(report, what=rule.formula)
     spectrum_and_certificate(report, Xs, ys, "mc_rule")
     with st.expander("The source of this rule"):
-        st.code(inspect.getsource(rule.build), language="python")
+        st.code(rule_source(p["rule"]), language="python")
 
 
 def request_formula(expr):
     """Fill the formula box and open its tab (a button callback)."""
     st.session_state["mc_formula"] = expr
     st.session_state["mc_tab"] = TABS[3]
+    # the tabs sit outside the tab's fragment: hand over to a rerun of the whole app, which opens the new tab
+    st.session_state["mc_rerun_app"] = True
 
 
 def invalid_tab(Xs, ys):
@@ -337,21 +247,29 @@ def formula_tab(X, y, Xs, ys):
         b.metric("dual objective Σα − ½αᵀGα", f"{svm['dual_objective']:.6g}")
 
 
+@st.fragment
+def tab_section(body, *args):
+    """One tab's controls, figures and numbers: a control in the tab reruns only this, not the sidebar."""
+    if st.session_state.pop("mc_rerun_app", False):
+        st.rerun(scope="app")
+    try:
+        body(*args)
+    except ValueError as exc:
+        common.show_error(exc)
+
+
 def main():
     intro()
     X, y = common.training_data()
     Xs, ys = gram_points(X, y)
     tabs = st.tabs(TABS, key="mc_tab", bind="query-params")
-    bodies = [lambda: gram_tab(Xs, ys, X.shape[0]), lambda: rules_tab(Xs, ys), lambda: invalid_tab(Xs, ys),
-              lambda: formula_tab(X, y, Xs, ys)]
+    bodies = [(gram_tab, Xs, ys, X.shape[0]), (rules_tab, Xs, ys), (invalid_tab, Xs, ys),
+              (formula_tab, X, y, Xs, ys)]
     for tab, body in zip(tabs, bodies):
         with tab:
             # only the open tab runs (tabs bound to the URL are lazy)
             if tab.open:
-                try:
-                    body()
-                except ValueError as exc:
-                    common.show_error(exc)
+                tab_section(*body)
 
 
 main()

@@ -1,23 +1,21 @@
 """Lesson 6: kernel regression — kernel ridge and the representer bumps, gradient descent on θ versus
 on β, and kernel logistic regression on the sidebar's 2-D data."""
 
-import inspect
-
 import numpy as np
 import streamlit as st
 
-from figures.boundary import decision_figure
-from figures.regression import bumps_figure, history_figure, two_fits_figure
-from kernel_core.feature_maps import (
-    MAX_TAYLOR_TERMS,
-    gaussian_taylor_error,
-    gaussian_taylor_features,
-    polynomial_features,
-)
-from kernel_core.grid import make_grid, make_grid_1d
-from kernel_core.kernels import make_kernel
-from kernel_core.regression import LMS, KernelLMS, KernelLogisticRegression, KernelRidge, max_stable_eta
 from lessons import common
+from lessons.compute_regression import (
+    LOGISTIC_SOURCE,
+    RIDGE_SOURCE,
+    boundary_fig,
+    bumps_fig,
+    fit_descent,
+    fit_logistic,
+    fit_ridge,
+    fits_fig,
+    history_fig,
+)
 
 N_MIN, N_MAX, N_DEFAULT = 4, 60, 15
 # local bumps (γ = 10 on x ∈ [−1, 1]) and a mild penalty keep every βⱼ K(xⱼ, ·) readable next to the data
@@ -25,87 +23,7 @@ GAMMA_DEFAULT = 10.0
 LAM_DEFAULT = 0.1
 LOGIT_LAM_DEFAULT = 0.01
 LOGIT_T_MAX, LOGIT_T_DEFAULT = 3000, 300
-FIT_GRID = 200
-# the Gaussian's truncated Taylor map stands in for its φ only where it reproduces K this closely
-TAYLOR_TOL = 1e-9
 PLOT = {"displaylogo": False}
-
-fits_fig = common.cached_figure(two_fits_figure)
-bumps_fig = common.cached_figure(bumps_figure)
-history_fig = common.cached_figure(history_figure)
-boundary_fig = common.cached_figure(decision_figure)
-
-
-# ---------------------------------------------------------------- cached core calls
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def fit_ridge(x, y, kernel, gamma, degree, coef0, lam):
-    """Kernel ridge: β from (K + λI)β = y, f on a 1-D grid and each representer term β_j K(x_j, ·)."""
-    model = KernelRidge(kernel, lam=lam, gamma=gamma, degree=degree, coef0=coef0).fit(x, y)
-    grid = make_grid_1d(x, n=FIT_GRID)
-    f_train = model.predict(x)
-    return {
-        "beta": model.beta_, "f_train": f_train, "grid": grid.x, "f": model.predict(grid.points),
-        "bumps": model.bumps(grid.points), "rmse": float(np.sqrt(np.mean((y - f_train) ** 2))),
-    }
-
-
-def explicit_map(X, kernel, gamma, degree, coef0):
-    """A finite φ with φ(x)·φ(z) = K(x, z) on the 1-D points X, with its description; (None, reason)
-    where no such map is at hand. The Gaussian's is its first MAX_TAYLOR_TERMS Taylor features,
-    used only where they reproduce K to TAYLOR_TOL."""
-    if kernel == "linear":
-        return (lambda Z: polynomial_features(Z, degree=1, gamma=1.0, coef0=0.0)), "φ(x) = x"
-    if kernel == "poly" and coef0 >= 0:
-        return ((lambda Z: polynomial_features(Z, degree=degree, gamma=gamma, coef0=coef0)),
-                f"φ(x) = the {degree + 1 if coef0 > 0 else 1} scaled powers of x that expand (γxz + r)^{degree}")
-    if kernel == "rbf":
-        error = gaussian_taylor_error(X, gamma=gamma, n_terms=MAX_TAYLOR_TERMS)
-        if error > TAYLOR_TOL:
-            return None, (f"The Gaussian's φ is infinite; its first {MAX_TAYLOR_TERMS} Taylor features miss K by "
-                          f"up to {error:.2g} at γ = {gamma:g}, too far to compare. Lower γ to see the θ route.")
-        return ((lambda Z: gaussian_taylor_features(Z, gamma=gamma, n_terms=MAX_TAYLOR_TERMS)),
-                f"φ(x) = the Gaussian's first {MAX_TAYLOR_TERMS} Taylor features (lesson 1), which match K "
-                f"to {error:.1e} here")
-    if kernel == "poly":
-        return None, "With r < 0, (γxz + r)^d has no real feature map here, so only the β update can run."
-    return None, "This kernel's feature map is infinite-dimensional, so only the β update can run — the point of the trick."
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def fit_descent(x, y, kernel, gamma, degree, coef0, eta_ratio, T, stochastic, seed):
-    """Kernel LMS (β ← β + η(y − Kβ)) and, where the kernel has a finite map, LMS on θ with the same
-    η, T and sample order."""
-    K = make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)(x)
-    eta_max = max_stable_eta(K, stochastic=stochastic)
-    eta = eta_ratio * eta_max
-    grid = make_grid_1d(x, n=FIT_GRID)
-    klms = KernelLMS(kernel, eta=eta, n_iter=T, gamma=gamma, degree=degree, coef0=coef0, stochastic=stochastic,
-                     random_state=seed).fit(x, y)
-    out = {"eta": eta, "eta_max": eta_max, "grid": grid.x, "f_beta": klms.predict(grid.points),
-           "t": klms.history_["t"], "loss_beta": klms.history_["loss"], "beta": klms.beta_}
-    phi, out["phi_note"] = explicit_map(grid.points, kernel, gamma, degree, coef0)
-    out["explicit"] = phi is not None
-    if phi is not None:
-        lms = LMS(eta=eta, n_iter=T, stochastic=stochastic, random_state=seed).fit(phi(x), y)
-        f_theta = lms.predict(phi(grid.points))
-        out.update(f_theta=f_theta, loss_theta=lms.history_["loss"],
-                   max_diff=float(np.max(np.abs(f_theta - out["f_beta"]))))
-    return out
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def fit_logistic(X, y, kernel, gamma, degree, coef0, lam, T):
-    """Kernel logistic regression by gradient descent on β; the logit f on the grid, J(β) per step."""
-    model = KernelLogisticRegression(kernel, lam=lam, n_iter=T, gamma=gamma, degree=degree, coef0=coef0).fit(X, y)
-    grid = make_grid(X, n=common.GRID_POINTS)
-    Z = model.decision_function(grid.points).reshape(grid.y.size, grid.x.size)
-    return {
-        "xs": grid.x, "ys": grid.y, "Z": Z.astype(np.float32), "beta": model.beta_, "eta": model.eta_,
-        "t": model.history_["t"], "objective": model.history_["objective"],
-        "accuracy": float(np.mean(model.predict(X) == y)), "proba": model.predict_proba(X)[:, 1],
-    }
-
 
 # ---------------------------------------------------------------- page
 
@@ -150,7 +68,7 @@ def ridge_section(column, x, y, kp, lam):
     with st.expander("The numbers: β and the ridge predictions at the training points, and the solver"):
         st.dataframe({"xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r["beta"], "f(xⱼ)": r["f_train"]}, height=240,
                      key="rg_ridge_table")
-        st.code(inspect.getsource(KernelRidge.fit), language="python")
+        st.code(RIDGE_SOURCE, language="python")
 
 
 def descent_section(x, y, kp):
@@ -195,7 +113,9 @@ def descent_section(x, y, kp):
         st.caption(f"θ route: {r['phi_note']}.")
 
 
+@st.fragment
 def logistic_section():
+    """Its own controls, figures and numbers: a slider move here reruns only this section."""
     st.subheader("Kernel logistic regression on the sidebar's data")
     st.markdown(
         "Swap squared error for the logistic loss and the same trick classifies: $f(x) = \\sum_j \\beta_j K(x_j, x)$ "
@@ -234,11 +154,13 @@ def logistic_section():
     with st.expander("The numbers: β and P(y = +1 | x) per point, and the code of the update"):
         st.dataframe({"x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int), "βⱼ": r["beta"],
                       "P(y = +1 | xⱼ)": r["proba"]}, height=240, key="rgl_table")
-        st.code(inspect.getsource(KernelLogisticRegression.fit), language="python")
+        st.code(LOGISTIC_SOURCE, language="python")
 
 
-def main():
-    intro()
+@st.fragment
+def house_price_sections():
+    """Kernel ridge and gradient descent on the same house prices: a slider move in either reruns only these
+    two sections, not the sidebar or the logistic section."""
     st.subheader("Kernel ridge regression: the representer theorem in a picture")
     column, n, kernel, lam = regression_controls()
     x, y = common.house_prices(n)
@@ -246,6 +168,11 @@ def main():
     ridge_section(column, x, y, kp, lam)
     st.divider()
     descent_section(x, y, kp)
+
+
+def main():
+    intro()
+    house_price_sections()
     st.divider()
     logistic_section()
 

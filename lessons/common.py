@@ -4,14 +4,24 @@ the clickable decision-boundary chart and error display.
 Every control is keyed and bound to the URL (bind="query-params"), so a link reopens the same view.
 """
 
+import functools
 import re
 
 import numpy as np
 import streamlit as st
+from threadpoolctl import threadpool_limits
 
 import datasets
+from datasets.upload import DECIMALS, MAX_ABS_COORD, read_points_csv
 from figures.boundary import CLICK_LAYER
+from kernel_core.formula import MAX_LENGTH as FORMULA_MAX_LENGTH
+from kernel_core.svm import DualSVM, PrimalSVM
 from kernel_core.validation import check_X_y
+
+# One BLAS thread per process (this module is imported once): sessions already rerun side by side, and
+# OpenBLAS's own threads spin and stall when the two cores are busy. A hard-margin Laplacian fit on
+# 500 spirals took 6.6 s with one thread and 54 s with default threading under load.
+threadpool_limits(limits=1, user_api="blas")
 
 
 def log_values(lo_exp, hi_exp, per_decade=4):
@@ -129,30 +139,98 @@ def sidebar():
         st.slider("noise", 0.0, 0.5, 0.1, 0.01, key="noise", bind="query-params", disabled=not info.uses_noise)
         st.number_input("seed", 0, 9999, 0, key="seed", bind="query-params")
         _user_points_controls()
+        _limits()
 
 
 def _user_points_controls():
     points = st.session_state.setdefault("user_points", ())
-    with st.expander(f"Your own points ({len(points)})", expanded=False):
+    # keyed, so it stays open when its label (the count) changes after a click or an upload
+    with st.expander(f"Your own points ({len(points)})", expanded=False, key="own_points"):
         st.segmented_control("Class of the next point", [1, -1], format_func=CLASS_NAMES.get, default=1,
                              key="new_class", bind="query-params", required=True)
         st.caption("Tap or click any decision-boundary plot to drop a point of this class there, "
                    "or type its coordinates.")
         c1, c2 = st.columns(2)
-        c1.number_input("x₁", -10.0, 10.0, 0.0, 0.1, key="new_x1")
-        c2.number_input("x₂", -10.0, 10.0, 0.0, 0.1, key="new_x2")
+        c1.number_input("x₁", -MAX_ABS_COORD, MAX_ABS_COORD, 0.0, 0.1, key="new_x1")
+        c2.number_input("x₂", -MAX_ABS_COORD, MAX_ABS_COORD, 0.0, 0.1, key="new_x2")
         b1, b2, b3 = st.columns(3)
         b1.button("Add", on_click=_add_typed_point, width="stretch")
         b2.button("Undo", on_click=_undo_point, disabled=not points, width="stretch")
         b3.button("Clear", on_click=_set_points, args=((),), disabled=not points, width="stretch")
         st.toggle("Use only my points", key="only_mine", bind="query-params",
                   help="Off: your points are added to the dataset. On: the dataset is replaced by them.")
+        _upload_control()
+
+
+def upload_limit_bytes():
+    """The server's upload limit (server.maxUploadSize, in MB) in bytes."""
+    return int(st.get_option("server.maxUploadSize")) * 2**20
+
+
+def _upload_control():
+    """A CSV of points that REPLACES the student's points; its message stays until the points change."""
+    # a new key after each upload empties the uploader: the points (in the URL), not the file, are the state
+    key = f"upload_{st.session_state.get('upload_nonce', 0)}"
+    st.file_uploader("Upload points (CSV x1,x2,y; replaces your points)", type="csv", key=key,
+                     on_change=_load_upload, args=(key,),
+                     help=f"One point per line: x1,x2,y with |x1|, |x2| ≤ {MAX_ABS_COORD:g} and y = −1 or +1 "
+                          f"(0/1 are read as −1/+1). A first line x1,x2,y is allowed. At most {MAX_USER_POINTS} "
+                          f"points; coordinates are rounded to {DECIMALS} decimals, as in the link.")
+    kind, text = st.session_state.get("upload_message", (None, None))
+    if kind == "error":
+        st.error(plain(text), icon=":material/error:")
+    elif kind == "success":
+        st.success(plain(text), icon=":material/check_circle:")
+
+
+_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def plain(text):
+    """text shown literally by st.markdown/st.error: every ASCII punctuation mark backslash-escaped, so
+    a file's name or content echoed in a message cannot turn into links, LaTeX ($) or formatting."""
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", text)
+
+
+def _load_upload(key):
+    file = st.session_state.get(key)
+    if file is None:
+        return
+    st.session_state["upload_nonce"] = st.session_state.get("upload_nonce", 0) + 1
+    try:
+        parsed = read_points_csv(file, max_rows=MAX_USER_POINTS, max_bytes=upload_limit_bytes())
+    except ValueError as exc:
+        st.session_state["upload_message"] = ("error", f"{file.name}: {exc} Your points are unchanged.")
+        return
+    _set_points(parsed.points)
+    st.session_state["upload_message"] = (
+        "success", f"Loaded {len(parsed.points)} points from {file.name}; they replaced your previous points."
+        + (" Labels 0/1 were read as −1/+1 (0 → −1)." if parsed.labels_01 else ""))
+
+
+def _limits():
+    with st.expander("Limits", icon=":material/straighten:"):
+        st.caption(
+            f"- n ≤ {N_MAX} points from the dataset generator\n"
+            f"- your own points: at most {MAX_USER_POINTS}; typed or uploaded ones within ±{MAX_ABS_COORD:g}\n"
+            f"- CSV upload: at most {upload_limit_bytes() // 2**20} MB and {MAX_USER_POINTS} points\n"
+            f"- decision plots: a {GRID_POINTS} × {GRID_POINTS} grid\n"
+            f"- kernel formula: at most {FORMULA_MAX_LENGTH} characters\n"
+            f"- SVM solvers stop after {DualSVM().max_iter:,} SMO steps (dual) or {PrimalSVM().max_iter} "
+            "interior-point iterations (primal), and the page says so"
+        )
+
+
+def _points_param(points):
+    return "~".join(f"{x1:.{DECIMALS}f}_{x2:.{DECIMALS}f}_{int(y)}" for x1, x2, y in points)
 
 
 def _set_points(points):
     st.session_state["user_points"] = tuple(points)
+    # the points changed: an earlier upload's message no longer describes them
+    st.session_state.pop("upload_message", None)
     if points:
-        st.query_params["pts"] = "~".join(f"{x1:.2f}_{x2:.2f}_{int(y)}" for x1, x2, y in points)
+        st.query_params["pts"] = _points_param(points)
     elif "pts" in st.query_params:
         del st.query_params["pts"]
 
@@ -175,19 +253,23 @@ def _undo_point():
     _set_points(st.session_state.get("user_points", ())[:-1])
 
 
-_POINT = re.compile(r"^(-?\d{1,3}(?:\.\d{1,3})?)_(-?\d{1,3}(?:\.\d{1,3})?)_(-1|1)$")
+# ASCII digits only (\d would also take "١"); fullmatch, since $ would let a trailing newline through
+_POINT = re.compile(r"(-?\d{1,3}(?:\.\d{1,3})?)_(-?\d{1,3}(?:\.\d{1,3})?)_(-1|1)", re.ASCII)
 
 
 def _restore_points_from_url():
-    """Reload the student's points from the URL once per session (a reload or a shared link)."""
+    """Reload the student's points from the URL once per session (a reload or a shared link);
+    parts that are not points are dropped, from the URL too."""
     if "user_points" in st.session_state:
         return
     raw = st.query_params.get("pts", "")
-    parts = raw.split("~")[:MAX_USER_POINTS] if raw else []
-    matches = [_POINT.match(p) for p in parts]
-    st.session_state["user_points"] = tuple(
-        (float(m[1]), float(m[2]), int(m[3])) for m in matches if m is not None
-    )
+    parts = raw.split("~", MAX_USER_POINTS)[:MAX_USER_POINTS] if raw else []
+    matches = [_POINT.fullmatch(p) for p in parts]
+    points = tuple((round(float(m[1]), DECIMALS) + 0.0, round(float(m[2]), DECIMALS) + 0.0, int(m[3]))
+                   for m in matches if m is not None)
+    st.session_state["user_points"] = points
+    if raw and raw != _points_param(points):
+        _set_points(points)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -234,9 +316,17 @@ def training_data():
 def cached_figure(builder):
     """builder wrapped so that each distinct input is built once: validating a Plotly figure costs tens of ms.
 
-    The figure is shared between sessions, never pickled; pages only draw it, never modify it.
+    The figure is shared between sessions, never pickled; pages only draw it, never modify it. st.plotly_chart
+    deep-copies a figure into a dict (fig.to_dict()) on every draw, so that dict is made once, here.
     """
-    return st.cache_resource(max_entries=64, show_spinner=False)(builder)
+    @functools.wraps(builder)  # keeps the builder's name and source: Streamlit's cache key
+    def build(*args, **kwargs):
+        fig = builder(*args, **kwargs)
+        spec = fig.to_dict()
+        fig.to_dict = lambda: spec
+        return fig
+
+    return st.cache_resource(max_entries=64, show_spinner=False)(build)
 
 
 def boundary_chart(fig, key):
