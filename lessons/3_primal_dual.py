@@ -138,8 +138,10 @@ def lesson():
                    "solvers' tolerance.")
     m2.metric("margin 1/‖w‖", f"{1.0 / dual['norm_w']:.4f}" if dual["norm_w"] > 0 else "∞")
     m3.metric("train / test accuracy",
-              f"{dual['accuracy']:.1%} / " + (f"{dual['test_accuracy']:.1%}" if dual["test_accuracy"] is not None else "—"),
-              help="Test: a fresh sample from the same generator and settings (another seed), never seen in training.")
+              # whole percents keep the value readable in a fifth of the page on a projector
+              f"{dual['accuracy']:.0%} / " + (f"{dual['test_accuracy']:.0%}" if dual["test_accuracy"] is not None else "—"),
+              help="Test: a fresh sample from the same generator and settings (another seed), never seen in training. "
+                   "The table above gives the training accuracy to four decimals.")
     m4.metric("support vectors", f"{dual['n_sv']} / {y.size}")
     m5.metric("E_cv ≤ #SV/N", f"{dual['n_sv'] / y.size:.3f}",
               help="Learning From Data: the leave-one-out error E_cv is at most (#support vectors) / N.")

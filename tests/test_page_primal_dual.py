@@ -62,7 +62,7 @@ def test_primal_and_dual_numbers_on_the_page_are_the_cores(default_page):
     s = at.session_state
     X_test, y_test = datasets.DATASETS[s["dataset"]](s["n"], noise=s["noise"], random_state=s["seed"] + 10_000)
     test_accuracy = np.mean(dual.predict(FEATURE_MAPS[fmap].phi(X_test)) == y_test)
-    assert shown["train / test accuracy"] == f"{np.mean(dual.predict(phi) == y):.1%} / {test_accuracy:.1%}"
+    assert shown["train / test accuracy"] == f"{np.mean(dual.predict(phi) == y):.0%} / {test_accuracy:.0%}"
     kkt = table(at, "status")
     np.testing.assert_array_equal(kkt["α"].to_numpy(), dual.alpha_)
     np.testing.assert_array_equal(kkt["status"].to_numpy(), dual.kkt_.status)
