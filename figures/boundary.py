@@ -9,6 +9,8 @@ bounded ones told apart.
 import numpy as np
 import plotly.graph_objects as go
 
+from figures import plot_values
+
 # dark class colours on a light field, so a point stays visible on its own side of the boundary
 CLASS_COLORS = {-1: "#08519c", 1: "#b2182b"}
 CLASS_LABELS = {-1: "y = −1", 1: "y = +1"}
@@ -47,7 +49,7 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
 
     free_sv / bounded_sv: index arrays into X of free (0 < α < C) and bounded (α = C) support vectors.
     """
-    Z = np.asarray(Z, dtype=np.float32)
+    Z = plot_values(Z)
     xs = np.asarray(xs, dtype=np.float32)
     ys = np.asarray(ys, dtype=np.float32)
     # one trace carries the colour field and the three level lines, so the grid is sent once

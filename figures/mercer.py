@@ -1,11 +1,12 @@
 """Figures for lesson 5: the Gram matrix, its eigenvalue spectrum and the certificate c of a failure.
 
-Pure functions (arrays, options) -> go.Figure; arrays go out as float32.
+Pure functions (arrays, options) -> go.Figure; arrays go out as float32 when they fit (figures.plot_values), else float64.
 """
 
 import numpy as np
 import plotly.graph_objects as go
 
+from figures import plot_values
 from figures.boundary import CLASS_LABELS
 
 POSITIVE = "#4d9221"
@@ -19,7 +20,7 @@ GRAM_SCALE = [[0.0, "#2166ac"], [0.5, "#f7f7f7"], [1.0, "#b2182b"]]
 
 def gram_heatmap(K, y, *, height=420):
     """K[i, j] with the points ordered by class; the white lines split the class blocks."""
-    K = np.asarray(K, dtype=np.float32)
+    K = plot_values(K)
     m = K.shape[0]
     split = int(np.count_nonzero(np.asarray(y) < 0)) - 0.5
     lines = (dict(x0=split, x1=split, y0=-0.5, y1=m - 0.5), dict(x0=-0.5, x1=m - 0.5, y0=split, y1=split))
@@ -51,7 +52,7 @@ def spectrum_figure(eigenvalues, threshold, *, height=420, title="Eigenvalues of
         (np.abs(lam) <= threshold, "|λ| ≤ rounding level", ROUNDING),
         (lam < -threshold, "λ < 0 (fails Mercer)", NEGATIVE),
     ]
-    traces = [go.Scatter(x=rank[mask], y=size[mask].astype(np.float32), customdata=lam[mask].astype(np.float32),
+    traces = [go.Scatter(x=rank[mask], y=plot_values(size[mask]), customdata=plot_values(lam[mask]),
                          mode="markers", name=name, marker=dict(color=color, size=6),
                          hovertemplate="rank %{x}<br>λ = %{customdata:.4g}<extra></extra>")
               for mask, name, color in groups if mask.any()]

@@ -1,6 +1,6 @@
 """Figures for lesson 4: Pegasos (Algorithm 1 of Lecture 8) and the kernel perceptron.
 
-Pure functions (arrays, options) -> go.Figure. Arrays go out as float32; the α animation
+Pure functions (arrays, options) -> go.Figure. Arrays go out as float32 when they fit (figures.plot_values); the α animation
 plays in the browser from Plotly frames, so scrubbing it never reruns the server.
 """
 
@@ -9,6 +9,7 @@ import base64
 import numpy as np
 import plotly.graph_objects as go
 
+from figures import plot_values
 from figures.boundary import CLASS_COLORS, CLICK_LAYER, decision_figure
 
 # bytes of frame data the α animation may carry (two float32 traces per frame, base64 in JSON),
@@ -36,10 +37,10 @@ def objective_figure(t, objective_last, objective_avg, optimum, *, t_mark=None, 
     """
     t = np.asarray(t, dtype=np.float32)
     traces = [
-        go.Scatter(x=t, y=np.asarray(objective_last, dtype=np.float32), mode="lines", name="last iterate α^t",
+        go.Scatter(x=t, y=plot_values(objective_last), mode="lines", name="last iterate α^t",
                    line=dict(color=LAST_COLOR, width=1.5),
                    hovertemplate="t=%{x:.0f}<br>objective=%{y:.5g}<extra>α^t</extra>"),
-        go.Scatter(x=t, y=np.asarray(objective_avg, dtype=np.float32), mode="lines", name="average α̂_t",
+        go.Scatter(x=t, y=plot_values(objective_avg), mode="lines", name="average α̂_t",
                    line=dict(color=AVG_COLOR, width=2.5),
                    hovertemplate="t=%{x:.0f}<br>objective=%{y:.5g}<extra>α̂_t</extra>"),
     ]
