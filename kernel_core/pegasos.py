@@ -20,7 +20,7 @@ Unlike the SVM dual's α (≥ 0, multiplied by y_i in f), these α already carry
 import numpy as np
 
 from .kernels import make_kernel
-from .validation import check_predict_input, check_int, check_positive, check_X_y
+from .validation import check_array, check_predict_input, check_int, check_positive, check_X_y
 
 MAX_ITER = 200_000
 HISTORY_POINTS = 500
@@ -134,10 +134,15 @@ class KernelPegasos:
         }
         return self
 
-    def decision_function(self, X):
-        """f(x) = Σ_j α̂_j K(x_j, x) for each row x of X."""
+    def decision_function(self, X, alpha=None):
+        """f(x) = Σ_j α_j K(x_j, x) for each row x of X, with α = α̂ (alpha_) unless another
+        coefficient vector over the training points is given, e.g. a snapshot from history_."""
         X = check_predict_input(self, X, "alpha_", getattr(self, "X_fit_", None))
-        return np.asarray(self._k(X, self.X_fit_), dtype=np.float64) @ self.alpha_
+        alpha = self.alpha_ if alpha is None else check_array(alpha, "alpha", ndim=1)
+        if alpha.shape != self.alpha_.shape:
+            raise ValueError(f"alpha must have one coefficient per training point ({self.alpha_.size}); "
+                             f"got shape {alpha.shape}.")
+        return np.asarray(self._k(X, self.X_fit_), dtype=np.float64) @ alpha
 
     def predict(self, X):
         """sign(f(x)) in {-1, +1} (f = 0 goes to +1)."""

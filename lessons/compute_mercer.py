@@ -120,7 +120,7 @@ def fit_formula_svm(X, y, expr, params, C):
     Z = svm.decision_function(grid.points).reshape(grid.y.size, grid.x.size)
     status = svm.kkt_.status
     return {
-        "xs": grid.x, "ys": grid.y, "Z": Z.astype(np.float32),
+        "xs": grid.x, "ys": grid.y, "Z": Z,
         "free_sv": np.flatnonzero(status == "free SV"), "bounded_sv": np.flatnonzero(status == "bounded SV"),
         "n_support": int(svm.support_.size), "intercept": float(svm.intercept_),
         "dual_objective": float(svm.dual_objective_), "train_error": float(np.mean(svm.predict(X) != y)),

@@ -1,7 +1,6 @@
 """Lesson 4's cached core calls and figure builders, in an imported module so Streamlit decorates them once
 per process (a page script's decorators run again, and hash the function source, on every rerun)."""
 
-import copy
 import inspect
 import warnings
 
@@ -64,11 +63,10 @@ def exact_optimum(X, y, kernel, gamma, degree, coef0, lam):
 def pegasos_surface(X, y, kernel, gamma, degree, coef0, lam, T, seed, k, iterate):
     """f on the grid for snapshot k of α̂_t or α^t, through the core's decision_function."""
     model = _pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed)
-    view = copy.copy(model)
-    view.alpha_ = model.history_["alpha_avg" if iterate == "avg" else "alpha"][k]
+    alpha = model.history_["alpha_avg" if iterate == "avg" else "alpha"][k]
     grid = make_grid(X, n=common.GRID_POINTS)
-    Z = view.decision_function(grid.points).reshape(grid.y.size, grid.x.size)
-    return {"xs": grid.x, "ys": grid.y, "Z": Z.astype(np.float32)}
+    Z = model.decision_function(grid.points, alpha=alpha).reshape(grid.y.size, grid.x.size)
+    return {"xs": grid.x, "ys": grid.y, "Z": Z}
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -84,5 +82,5 @@ def fit_perceptron(X, y, kernel, gamma, degree, coef0, max_epochs):
         "alpha": model.alpha_, "converged": bool(model.converged_), "n_epochs": int(model.n_epochs_),
         "mistakes": model.history_["mistakes"], "n_mistakes": int(model.history_["n_mistakes"]),
         "train_error": float(np.mean(model.predict(X) != y)),
-        "xs": grid.x, "ys": grid.y, "Z": Z.astype(np.float32),
+        "xs": grid.x, "ys": grid.y, "Z": Z,
     }

@@ -97,7 +97,7 @@ def fit_logistic(X, y, kernel, gamma, degree, coef0, lam, T):
     grid = make_grid(X, n=common.GRID_POINTS)
     Z = model.decision_function(grid.points).reshape(grid.y.size, grid.x.size)
     return {
-        "xs": grid.x, "ys": grid.y, "Z": Z.astype(np.float32), "beta": model.beta_, "eta": model.eta_,
+        "xs": grid.x, "ys": grid.y, "Z": Z, "beta": model.beta_, "eta": model.eta_,
         "t": model.history_["t"], "objective": model.history_["objective"],
         "accuracy": float(np.mean(model.predict(X) == y)), "proba": model.predict_proba(X)[:, 1],
     }

@@ -81,3 +81,13 @@ def page_data(at):
 def default_data():
     """The sidebar's dataset at its defaults: circles, n = 100, noise 0.1, seed 0."""
     return datasets.DATASETS["circles"](100, noise=0.1, random_state=0)
+
+
+def assert_extremes_change_the_page(at, key, low, high):
+    """Set widget `key` to low, then high: no exception, and the figures or the metrics differ."""
+    seen = []
+    for value in (low, high):
+        at.get_by_key(key).set_value(value).run()
+        assert not at.exception, f"{key}={value}: {at.exception}"
+        seen.append((figures(at), [m.value for m in at.metric]))
+    assert seen[0] != seen[1], f"moving {key} changed nothing"

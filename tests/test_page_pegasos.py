@@ -10,7 +10,7 @@ from kernel_core.kernels import rbf_kernel
 from kernel_core.pegasos import KernelPegasos
 from kernel_core.perceptron import KernelPerceptron
 from kernel_core.svm import DualSVM
-from pageutil import chart, decode, default_data, figures, metrics, open_page
+from pageutil import assert_extremes_change_the_page, chart, decode, default_data, metrics, open_page
 
 PAGE = "lessons/4_pegasos.py"
 # the page's defaults: the sidebar's circles (n=100, noise 0.1, seed 0), RBF γ=1, λ=0.01, T=2000, sampler seed 0
@@ -104,12 +104,7 @@ def test_linear_perceptron_on_circles_is_reported_as_not_converged():
 ])
 def test_each_control_at_both_extremes_redraws_without_exception(key, low, high):
     at = open_page(PAGE)
-    seen = []
-    for value in (low, high):
-        at.get_by_key(key).set_value(value).run()
-        assert not at.exception, f"{key}={value}: {at.exception}"
-        seen.append((figures(at), [m.value for m in at.metric]))
-    assert seen[0] != seen[1], f"moving {key} changed nothing"
+    assert_extremes_change_the_page(at, key, low, high)
 
 
 def test_alpha_animation_ends_at_the_last_snapshot_with_few_frames_and_a_small_payload(model):

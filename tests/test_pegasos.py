@@ -169,3 +169,15 @@ def test_bad_data_raise_value_error():
     model = KernelPegasos(n_iter=10).fit(X, y)
     with pytest.raises(ValueError, match="same number of columns"):
         model.decision_function(np.ones((3, 3)))
+
+
+def test_decision_function_of_a_history_snapshot_is_k_times_that_snapshot():
+    X, y = circles(40, noise=0.1, random_state=3)
+    model = KernelPegasos("rbf", lam=0.05, n_iter=300, gamma=1.0, random_state=0).fit(X, y)
+    Z = np.random.default_rng(1).normal(size=(7, 2))
+    snapshot = model.history_["alpha"][len(model.history_["alpha"]) // 2]
+    np.testing.assert_allclose(model.decision_function(Z, alpha=snapshot), sk_rbf(Z, X, gamma=1.0) @ snapshot,
+                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(model.decision_function(Z), model.decision_function(Z, alpha=model.alpha_))
+    with pytest.raises(ValueError, match="one coefficient per training point"):
+        model.decision_function(Z, alpha=snapshot[:-1])
