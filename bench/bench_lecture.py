@@ -11,7 +11,10 @@ package), as the browser does:
   leaves that to the WidgetStates, which carry the same values) and the hashes of the cacheable ForwardMsgs kept, aged out
   after new_session.config.max_cached_message_age runs, as the browser's message cache does;
 - read ForwardMsgs until script_finished; the run's slider elements (new_element.slider, main area
-  first) give the widget ids, ranges and defaults — nothing is guessed.
+  first) give the widget ids, ranges and defaults — nothing is guessed;
+- a slider drawn inside an st.fragment (its delta carries the fragment_id) is moved as the browser
+  moves it: rerun_script carries that fragment_id, so the server reruns only that fragment and sends
+  only its elements; the other sliders stay as the last run that drew them left them.
 
 Student i opens page i mod (number of pages); students join spread over --ramp seconds. About every
 --interval seconds (jittered ×0.5..1.5) a student moves one random main-area slider (the sidebar's n
@@ -93,7 +96,8 @@ class Session:
         self.page_hash = ""
         self.query_string = ""
         self.widgets = {}  # widget id -> WidgetState the student has set
-        self.sliders = []  # (root container, Slider proto) of the last finished run
+        self.sliders = {}  # widget id -> (root container, Slider proto, fragment id or "") as last drawn
+        self.fragment_id = ""  # the fragment of the slider moved last: the next rerun reruns only it
         self.cache = {}  # cacheable ForwardMsg hash -> (its slider or None, run count when last used)
         self.run_count = 0
         self.max_age = 2
@@ -111,11 +115,14 @@ class Session:
             except (OSError, websocket.WebSocketException):
                 pass
 
-    def rerun(self):
-        """Send rerun_script with the current state; wait for script_finished. Returns seconds."""
+    def rerun(self, fragment_id=""):
+        """Send rerun_script with the current state (of fragment_id only, if given); wait for
+        script_finished. Returns seconds."""
         msg = BackMsg()
         cs = msg.rerun_script
         cs.query_string = self.query_string
+        if fragment_id:
+            cs.fragment_id = fragment_id
         if self.page_hash:
             cs.page_script_hash = self.page_hash
         else:
@@ -127,15 +134,15 @@ class Session:
         t0 = time.perf_counter()
         try:
             self.ws.send_binary(msg.SerializeToString())
-            self._read_run()
+            self._read_run(fragment_id)
         except websocket.WebSocketTimeoutException as exc:
             raise StudentError("rerun timeout") from exc
         except (OSError, websocket.WebSocketException) as exc:
             raise StudentError(f"connection: {type(exc).__name__}") from exc
         return time.perf_counter() - t0
 
-    def _read_run(self):
-        sliders = []
+    def _read_run(self, fragment_id):
+        sliders = {}
         deadline = time.monotonic() + self.timeout
         while True:
             left = deadline - time.monotonic()
@@ -147,14 +154,14 @@ class Session:
             if kind == "delta":
                 slider = self._delta(fwd)
                 if slider is not None:
-                    sliders.append(slider)
+                    sliders[slider[1].id] = slider
             elif kind == "ref_hash":  # an element we sent the hash of: the server sent only the hash
                 entry = self.cache.get(fwd.ref_hash)
                 if entry is None:
                     raise StudentError("ref_hash of a message not in the cache")
                 self.cache[fwd.ref_hash] = (entry[0], self.run_count)
                 if entry[0] is not None:
-                    sliders.append(entry[0])
+                    sliders[entry[0][1].id] = entry[0]
             elif kind == "new_session":
                 self.max_age = fwd.new_session.config.max_cached_message_age or self.max_age
             elif kind == "navigation":
@@ -170,7 +177,11 @@ class Session:
                 self._age_cache()
                 if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
                     raise StudentError("compile error")
-                self.sliders = sliders
+                if fragment_id:  # the fragment's sliders were redrawn; the rest of the page stays
+                    self.sliders = {k: v for k, v in self.sliders.items() if v[2] != fragment_id}
+                    self.sliders.update(sliders)
+                else:
+                    self.sliders = sliders
                 return
 
     def _delta(self, fwd):
@@ -183,7 +194,7 @@ class Session:
         if etype == "exception":
             raise StudentError(f"exception: {element.exception.type}: {element.exception.message[:80]}")
         if etype == "slider":
-            slider = (fwd.metadata.delta_path[0], element.slider)
+            slider = (fwd.metadata.delta_path[0], element.slider, fwd.delta.fragment_id)
         if fwd.metadata.cacheable and fwd.hash:
             self.cache[fwd.hash] = (slider, self.run_count)
         return slider
@@ -194,13 +205,15 @@ class Session:
             del self.cache[h]
 
     def move_slider(self, rng):
-        """Set one slider one step up or down in self.widgets; returns its label."""
-        movable = [s for c, s in self.sliders if c == MAIN and not s.disabled and len(s.default) == 1]
+        """Set one slider one step up or down in self.widgets; returns its label. self.fragment_id
+        becomes the slider's fragment ("" outside any): what the browser's rerun would carry."""
+        drawn = sorted(self.sliders.values(), key=lambda v: v[1].id)  # the same choice for the same seed
+        movable = [(s, f) for c, s, f in drawn if c == MAIN and not s.disabled and len(s.default) == 1]
         if not movable:
-            movable = [s for c, s in self.sliders if c == SIDEBAR and not s.disabled and len(s.default) == 1]
+            movable = [(s, f) for c, s, f in drawn if c == SIDEBAR and not s.disabled and len(s.default) == 1]
         if not movable:
             raise StudentError("no slider to move")
-        s = rng.choice(movable)
+        s, self.fragment_id = rng.choice(movable)
         state = self.widgets.get(s.id)
         direction = rng.choice((-1, 1))
         new = self.widgets.setdefault(s.id, WidgetState())
@@ -245,7 +258,7 @@ def student(i, port, page, rng, args, lecture, start_at, end_at):
         while not lecture.stop.wait(max(0.0, due - time.monotonic())) and time.monotonic() < end_at:
             session.move_slider(rng)
             sent = time.monotonic()
-            latency = session.rerun()
+            latency = session.rerun(session.fragment_id)
             # the next move is due a think time after this one was made; if the rerun is still
             # running then, the student waits for it (a browser would interrupt it instead)
             due = sent + args.interval * rng.uniform(0.5, 1.5)

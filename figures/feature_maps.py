@@ -5,7 +5,8 @@ counts and errors as float64 (float32 would round counts above 2²⁴).
 """
 
 import numpy as np
-import plotly.graph_objects as go
+
+from figures import figure
 
 EXPLICIT_COLOR = "#b2182b"
 KERNEL_COLOR = "#2166ac"
@@ -24,7 +25,7 @@ def _vline(x):
 def _figure(traces, *, xtitle, ytitle, uirevision, ytype="linear", height=HEIGHT, shapes=(), annotations=(),
             yrange=None):
     # traces and layout in one go: add_vline and update_layout afterwards cost several times as much
-    return go.Figure(traces, layout=dict(
+    return figure(traces, layout=dict(
         height=height, margin=dict(l=10, r=10, t=10, b=10), shapes=list(shapes), annotations=list(annotations),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), uirevision=uirevision,
         xaxis=dict(title=xtitle),
@@ -40,7 +41,7 @@ def cost_figure(degrees, feature_dims, explicit_ops, kernel_ops, *, current=None
     series = (("operations, explicit φ(x)·φ(z)", explicit_ops, EXPLICIT_COLOR, "solid"),
               ("dim φ = C(d+p, p)", feature_dims, DIM_COLOR, "dot"),
               ("operations, kernel (1 + x·z)^p", kernel_ops, KERNEL_COLOR, "solid"))
-    traces = [go.Scatter(x=p, y=np.asarray(values, dtype=np.float64), mode="lines+markers", name=name,
+    traces = [dict(type="scatter", x=p, y=np.asarray(values, dtype=np.float64), mode="lines+markers", name=name,
                          line=dict(color=color, width=2.5, dash=dash), marker=dict(size=6),
                          hovertemplate="p=%{x}<br>%{y:,.0f}<extra>" + name + "</extra>")
               for name, values, color, dash in series]
@@ -53,10 +54,10 @@ def taylor_figure(x, exact, approx, z, n_terms):
     """exp(−γ(x − z)²) and its m-term Taylor feature approximation φ_m(x)·φ_m(z), as functions of x."""
     x = np.asarray(x, dtype=np.float32)
     traces = [
-        go.Scatter(x=x, y=np.asarray(exact, dtype=np.float32), mode="lines",
+        dict(type="scatter", x=x, y=np.asarray(exact, dtype=np.float32), mode="lines",
                    name="exact K(x, z) = exp(−γ(x − z)²)", line=dict(color=EXACT_COLOR, width=4),
                    opacity=0.6, hovertemplate="x=%{x:.2f}<br>K=%{y:.5g}<extra>exact</extra>"),
-        go.Scatter(x=x, y=np.asarray(approx, dtype=np.float32), mode="lines",
+        dict(type="scatter", x=x, y=np.asarray(approx, dtype=np.float32), mode="lines",
                    name=f"φ(x)·φ(z) with m = {n_terms} terms",
                    line=dict(color=APPROX_COLOR, width=2.5, dash="dash"),
                    hovertemplate="x=%{x:.2f}<br>φ·φ=%{y:.5g}<extra>truncated</extra>"),
@@ -71,7 +72,7 @@ def taylor_figure(x, exact, approx, z, n_terms):
 
 def taylor_error_figure(n_terms, errors, *, current=None):
     """max_x |φ_m(x)·φ_m(z) − K(x, z)| against the number of terms m (log y)."""
-    trace = go.Scatter(
+    trace = dict(type="scatter",
         x=np.asarray(n_terms, dtype=np.float32), y=np.asarray(errors, dtype=np.float64), mode="lines+markers",
         name="max error over the plotted x", line=dict(color=APPROX_COLOR, width=2.5), marker=dict(size=5),
         hovertemplate="m=%{x}<br>error=%{y:.3g}<extra></extra>",

@@ -2,7 +2,8 @@
 and the notes' circle x₁² + x₂² = 1 for the picture mapped back into the plane."""
 
 import numpy as np
-import plotly.graph_objects as go
+
+from figures import figure
 
 from .boundary import CLASS_COLORS, CLASS_LABELS, decision_figure
 
@@ -49,10 +50,10 @@ def plane_traces(w, b, box, *, name, color, opacity=0.4):
     m = len(poly)
     closed = np.vstack([poly, poly[:1]])
     return [
-        go.Mesh3d(x=poly[:, 0], y=poly[:, 1], z=poly[:, 2], i=np.zeros(m - 2, dtype=int),
+        dict(type="mesh3d", x=poly[:, 0], y=poly[:, 1], z=poly[:, 2], i=np.zeros(m - 2, dtype=int),
                   j=np.arange(1, m - 1), k=np.arange(2, m), color=color, opacity=opacity, name=name,
                   legendgroup=name, showlegend=True, hoverinfo="name", flatshading=True),
-        go.Scatter3d(x=closed[:, 0], y=closed[:, 1], z=closed[:, 2], mode="lines", name=name,
+        dict(type="scatter3d", x=closed[:, 0], y=closed[:, 1], z=closed[:, 2], mode="lines", name=name,
                      legendgroup=name, showlegend=False, hoverinfo="skip", line=dict(color=color, width=4)),
     ]
 
@@ -68,7 +69,7 @@ def lift_figure(Z, y, *, axis_titles, planes=(), margin_idx=None, box=None, eye=
         traces += plane_traces(w, b, box, name=name, color=color)
     for label in (-1, 1):
         P = Z[y == label].astype(np.float32)
-        traces.append(go.Scatter3d(
+        traces.append(dict(type="scatter3d",
             x=P[:, 0], y=P[:, 1], z=P[:, 2], mode="markers", name=CLASS_LABELS[label],
             marker=dict(color=CLASS_COLORS[label], size=4, line=dict(color="white", width=0.5)),
             hovertemplate=f"{axis_titles[0]}=%{{x:.2f}}<br>{axis_titles[1]}=%{{y:.2f}}<br>"
@@ -76,13 +77,13 @@ def lift_figure(Z, y, *, axis_titles, planes=(), margin_idx=None, box=None, eye=
         ))
     if margin_idx is not None and len(margin_idx):
         P = Z[margin_idx].astype(np.float32)
-        traces.append(go.Scatter3d(
+        traces.append(dict(type="scatter3d",
             x=P[:, 0], y=P[:, 1], z=P[:, 2], mode="markers", name="on or inside the margin",
             marker=dict(symbol="circle-open", size=8, color="black", line=dict(width=2)), hoverinfo="skip",
         ))
     axes = {name: dict(title=t, range=list(r)) for name, t, r in zip(("xaxis", "yaxis", "zaxis"), axis_titles, box)}
     # traces and layout in one go: add_trace and update_layout afterwards cost several times as much
-    return go.Figure(traces, layout=dict(
+    return figure(traces, layout=dict(
         title=title or {}, height=height, margin=dict(l=0, r=0, t=40 if title else 0, b=0),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
         scene=dict(**axes, aspectmode="cube", camera=dict(eye=dict(zip("xyz", eye)))),
@@ -93,7 +94,7 @@ def lift_figure(Z, y, *, axis_titles, planes=(), margin_idx=None, box=None, eye=
 def notes_circle_trace():
     """The notes' boundary x₁² + x₂² = 1, the unit circle, as a dashed line for a 2-D figure."""
     t = np.linspace(0.0, 2.0 * np.pi, CIRCLE_POINTS)
-    return go.Scatter(
+    return dict(type="scatter",
         x=np.cos(t).astype(np.float32), y=np.sin(t).astype(np.float32), mode="lines",
         name="notes: x₁² + x₂² = 1", line=dict(color=NOTES_COLOR, width=3, dash="dot"), hoverinfo="name",
     )
@@ -101,6 +102,4 @@ def notes_circle_trace():
 
 def back_figure(xs, ys, Z, X, y):
     """The max-margin decision function Z over the plane (from the lifted coordinates) and the notes' circle."""
-    fig = decision_figure(xs, ys, Z, X, y)
-    fig.add_trace(notes_circle_trace())
-    return fig
+    return decision_figure(xs, ys, Z, X, y, overlays=[notes_circle_trace()])

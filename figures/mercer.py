@@ -4,9 +4,8 @@ Pure functions (arrays, options) -> go.Figure; arrays go out as float32 when the
 """
 
 import numpy as np
-import plotly.graph_objects as go
 
-from figures import plot_values
+from figures import figure, plot_values
 from figures.boundary import CLASS_LABELS
 
 POSITIVE = "#4d9221"
@@ -25,10 +24,10 @@ def gram_heatmap(K, y, *, height=420):
     split = int(np.count_nonzero(np.asarray(y) < 0)) - 0.5
     lines = (dict(x0=split, x1=split, y0=-0.5, y1=m - 0.5), dict(x0=-0.5, x1=m - 0.5, y0=split, y1=split))
     # trace and layout in one go: add_shape and update_layout afterwards cost several times as much
-    return go.Figure(go.Heatmap(
-        z=K, colorscale=GRAM_SCALE, zmid=0.0, colorbar=dict(title="K(xᵢ, xⱼ)", thickness=12),
+    return figure([dict(
+        type="heatmap", z=K, colorscale=GRAM_SCALE, zmid=0.0, colorbar=dict(title=dict(text="K(xᵢ, xⱼ)"), thickness=12),
         hovertemplate="i=%{y}, j=%{x}<br>K=%{z:.4g}<extra></extra>",
-    ), layout=dict(
+    )], layout=dict(
         shapes=[dict(type="line", line=dict(color="black", width=1.5), **line) for line in lines],
         height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="gram",
         title=dict(text="Gram matrix K (class −1 first, then class +1)", font=dict(size=14)),
@@ -52,14 +51,14 @@ def spectrum_figure(eigenvalues, threshold, *, height=420, title="Eigenvalues of
         (np.abs(lam) <= threshold, "|λ| ≤ rounding level", ROUNDING),
         (lam < -threshold, "λ < 0 (fails Mercer)", NEGATIVE),
     ]
-    traces = [go.Scatter(x=rank[mask], y=plot_values(size[mask]), customdata=plot_values(lam[mask]),
+    traces = [dict(type="scatter", x=rank[mask], y=plot_values(size[mask]), customdata=plot_values(lam[mask]),
                          mode="markers", name=name, marker=dict(color=color, size=6),
                          hovertemplate="rank %{x}<br>λ = %{customdata:.4g}<extra></extra>")
               for mask, name, color in groups if mask.any()]
     level = float(max(threshold, floor))
     # the rounding level as add_hline draws it, and its label, passed with the layout in one go: add_hline,
     # add_annotation and update_layout afterwards cost several times as much
-    return go.Figure(traces, layout=dict(
+    return figure(traces, layout=dict(
         shapes=[dict(type="line", x0=0, x1=1, xref="x domain", y0=level, y1=level, yref="y",
                      line=dict(color=ROUNDING, dash="dot"))],
         # on a log axis an annotation's y is log10 of the value
@@ -78,23 +77,23 @@ def certificate_figure(X, y, c, quadratic_form, *, height=420):
     c = np.asarray(c, dtype=np.float64)
     y = np.asarray(y)
     scale = float(np.max(np.abs(c))) or 1.0
-    fig = go.Figure()
+    traces = []
     for sign, name, color in ((1, "cᵢ > 0", CERT_POSITIVE), (-1, "cᵢ < 0", CERT_NEGATIVE)):
         for label, symbol in ((-1, "circle"), (1, "diamond")):
             mask = (np.sign(c) == sign) & (y == label)
             if not mask.any():
                 continue
-            fig.add_trace(go.Scatter(
+            traces.append(dict(type="scatter",
                 x=X[mask, 0].astype(np.float32), y=X[mask, 1].astype(np.float32), mode="markers",
                 name=f"{name}, {CLASS_LABELS[label]}", customdata=c[mask].astype(np.float32),
                 marker=dict(symbol=symbol, color=color, opacity=0.85, line=dict(color="white", width=1),
                             size=(5 + 22 * np.abs(c[mask]) / scale).astype(np.float32)),
                 hovertemplate="cᵢ = %{customdata:.3g}<extra></extra>",
             ))
-    fig.update_layout(
+    return figure(traces, layout=dict(
         height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="certificate",
         title=dict(text=f"certificate c (size ∝ |cᵢ|): cᵀKc = {quadratic_form:.4g} < 0", font=dict(size=14)),
         legend=dict(orientation="h", yanchor="top", y=-0.12, x=0),
-        xaxis=dict(title="x₁", constrain="domain"), yaxis=dict(title="x₂", scaleanchor="x", scaleratio=1),
-    )
-    return fig
+        xaxis=dict(title=dict(text="x₁"), constrain="domain"),
+        yaxis=dict(title=dict(text="x₂"), scaleanchor="x", scaleratio=1),
+    ))

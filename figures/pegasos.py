@@ -7,9 +7,8 @@ plays in the browser from Plotly frames, so scrubbing it never reruns the server
 import base64
 
 import numpy as np
-import plotly.graph_objects as go
 
-from figures import plot_values
+from figures import figure, plot_values
 from figures.boundary import CLASS_COLORS, CLICK_LAYER, decision_figure
 
 # bytes of frame data the α animation may carry (two float32 traces per frame, base64 in JSON),
@@ -37,10 +36,10 @@ def objective_figure(t, objective_last, objective_avg, optimum, *, t_mark=None, 
     """
     t = np.asarray(t, dtype=np.float32)
     traces = [
-        go.Scatter(x=t, y=plot_values(objective_last), mode="lines", name="last iterate α^t",
+        dict(type="scatter", x=t, y=plot_values(objective_last), mode="lines", name="last iterate α^t",
                    line=dict(color=LAST_COLOR, width=1.5),
                    hovertemplate="t=%{x:.0f}<br>objective=%{y:.5g}<extra>α^t</extra>"),
-        go.Scatter(x=t, y=plot_values(objective_avg), mode="lines", name="average α̂_t",
+        dict(type="scatter", x=t, y=plot_values(objective_avg), mode="lines", name="average α̂_t",
                    line=dict(color=AVG_COLOR, width=2.5),
                    hovertemplate="t=%{x:.0f}<br>objective=%{y:.5g}<extra>α̂_t</extra>"),
     ]
@@ -51,7 +50,7 @@ def objective_figure(t, objective_last, objective_avg, optimum, *, t_mark=None, 
     if t_mark is not None:
         shapes.append(dict(type="line", x0=float(t_mark), x1=float(t_mark), xref="x", y0=0, y1=1, yref="y domain",
                            line=dict(color="#888", dash="dot", width=1.5)))
-    return go.Figure(traces, layout=dict(
+    return figure(traces, layout=dict(
         height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="objective",
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), shapes=shapes,
         # on a log axis an annotation's y is log10 of the value
@@ -98,12 +97,12 @@ def alpha_animation(snapshot_t, alpha, alpha_avg, y, alpha_star_y, *, height=420
 
     last = frames_at[-1]
     data = [
-        go.Bar(x=pos, y=alpha[last], name="last iterate α^t",
+        dict(type="bar", x=pos, y=alpha[last], name="last iterate α^t",
                marker=dict(color=[CLASS_COLORS[int(v)] for v in y[order]], opacity=0.55),
                hovertemplate="point %{x}<br>α^t=%{y:.4g}<extra></extra>"),
-        go.Scatter(x=pos, y=alpha_avg[last], mode="markers", name="average α̂_t", marker=dict(color=AVG_COLOR, size=5),
+        dict(type="scatter", x=pos, y=alpha_avg[last], mode="markers", name="average α̂_t", marker=dict(color=AVG_COLOR, size=5),
                    hovertemplate="point %{x}<br>α̂_t=%{y:.4g}<extra></extra>"),
-        go.Scatter(x=pos, y=star, mode="markers", name="exact SVM α*ᵢ yᵢ",
+        dict(type="scatter", x=pos, y=star, mode="markers", name="exact SVM α*ᵢ yᵢ",
                    marker=dict(symbol="line-ew-open", size=9, color="black", line=dict(width=2)),
                    hovertemplate="point %{x}<br>α*ᵢ yᵢ=%{y:.4g}<extra></extra>"),
     ]
@@ -113,7 +112,7 @@ def alpha_animation(snapshot_t, alpha, alpha_avg, y, alpha_star_y, *, height=420
               for k, name in zip(frames_at, names)]
     still = dict(mode="immediate", frame=dict(duration=0, redraw=False), transition=dict(duration=0))
     # data, layout and frames in one go: update_layout and setting fig.frames afterwards cost several times more
-    return go.Figure(data, frames=frames, layout=dict(
+    return figure(data, frames=frames, layout=dict(
         height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="alpha", bargap=0.1,
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
         xaxis=dict(title="training point (class −1, then class +1)", showticklabels=False),
@@ -133,25 +132,22 @@ def alpha_animation(snapshot_t, alpha, alpha_avg, y, alpha_star_y, *, height=420
 
 def perceptron_figure(xs, ys, Z, X, y, alpha, *, title=None, height=440):
     """The perceptron's f = Σ α_i y_i K(x_i, ·) with each point that caused mistakes ringed, ring size ∝ √α_i."""
-    fig = decision_figure(xs, ys, Z, X, y, title=title, height=height)
     alpha = np.asarray(alpha)
     hit = np.flatnonzero(alpha > 0)
-    fig.add_trace(go.Scatter(
+    rings = dict(type="scatter",
         x=X[hit, 0].astype(np.float32), y=X[hit, 1].astype(np.float32), mode="markers",
         name="mistakes αᵢ (ring size)", customdata=alpha[hit].astype(np.int32),
         marker=dict(symbol="circle-open", size=(10 + 4 * np.sqrt(alpha[hit])).astype(np.float32),
                     color="black", line=dict(width=1.5)),
         hovertemplate="αᵢ = %{customdata} mistakes<extra></extra>",
-    ))
-    # keep the invisible click layer on top so taps still add points
-    fig.data = sorted(fig.data, key=lambda trace: trace.name == CLICK_LAYER)
-    return fig
+    )
+    return decision_figure(xs, ys, Z, X, y, title=title, height=height, overlays=[rings])
 
 
 def mistakes_figure(mistakes, *, height=220):
     """Mistakes per epoch; the last bar is 0 exactly when the perceptron converged."""
     epochs = np.arange(1, len(mistakes) + 1, dtype=np.int32)
-    return go.Figure(go.Bar(x=epochs, y=np.asarray(mistakes, dtype=np.int32), marker_color="#555",
-                            hovertemplate="epoch %{x}: %{y} mistakes<extra></extra>"),
-                     layout=dict(height=height, margin=dict(l=10, r=10, t=10, b=10), uirevision="mistakes",
+    return figure([dict(type="bar", x=epochs, y=np.asarray(mistakes, dtype=np.int32), marker=dict(color="#555"),
+                        hovertemplate="epoch %{x}: %{y} mistakes<extra></extra>")],
+                  layout=dict(height=height, margin=dict(l=10, r=10, t=10, b=10), uirevision="mistakes",
                                  xaxis=dict(title="epoch"), yaxis=dict(title="mistakes", rangemode="tozero")))

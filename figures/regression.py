@@ -4,7 +4,8 @@ Pure functions (arrays, options) -> go.Figure; arrays go out as float32.
 """
 
 import numpy as np
-import plotly.graph_objects as go
+
+from figures import figure
 
 DATA_COLOR = "#555555"
 THETA_COLOR = "#1b7837"
@@ -24,7 +25,7 @@ def _f32(a):
 
 def _figure(traces, *, title, xtitle, ytitle, uirevision, height=HEIGHT, ytype="linear"):
     # traces and layout in one go: add_trace and update_layout afterwards cost several times as much
-    return go.Figure(traces, layout=dict(
+    return figure(traces, layout=dict(
         title=title or {}, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=10),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), uirevision=uirevision,
         xaxis=dict(title=xtitle),
@@ -33,7 +34,7 @@ def _figure(traces, *, title, xtitle, ytitle, uirevision, height=HEIGHT, ytype="
 
 
 def data_trace(x, y, *, name="training data (xᵢ, yᵢ)"):
-    return go.Scatter(x=_f32(x), y=_f32(y), mode="markers", name=name,
+    return dict(type="scatter", x=_f32(x), y=_f32(y), mode="markers", name=name,
                       marker=dict(color=DATA_COLOR, size=7, line=dict(color="white", width=1)),
                       hovertemplate="x=%{x:.3f}<br>y=%{y:.3f}<extra>data</extra>")
 
@@ -43,10 +44,10 @@ def two_fits_figure(x, y, grid_x, f_theta, f_beta, *, theta_name, beta_name, tit
     """Two predictions over grid_x that should coincide: f_theta solid and wide, f_beta dashed on top."""
     traces = [
         data_trace(x, y),
-        go.Scatter(x=_f32(grid_x), y=_f32(f_theta), mode="lines", name=theta_name,
+        dict(type="scatter", x=_f32(grid_x), y=_f32(f_theta), mode="lines", name=theta_name,
                    line=dict(color=THETA_COLOR, width=6), opacity=0.55,
                    hovertemplate="x=%{x:.3f}<br>f=%{y:.5g}<extra>θ</extra>"),
-        go.Scatter(x=_f32(grid_x), y=_f32(f_beta), mode="lines", name=beta_name,
+        dict(type="scatter", x=_f32(grid_x), y=_f32(f_beta), mode="lines", name=beta_name,
                    line=dict(color=BETA_COLOR, width=2.5, dash="dash"),
                    hovertemplate="x=%{x:.3f}<br>f=%{y:.5g}<extra>β</extra>"),
     ]
@@ -71,14 +72,14 @@ def bumps_figure(x, y, grid_x, beta, bumps, total, *, title=None, xtitle="x", yt
         if not rows.shape[0]:
             continue
         gap = np.full((rows.shape[0], 1), np.nan, dtype=np.float32)
-        traces.append(go.Scatter(
+        traces.append(dict(type="scatter",
             x=np.hstack([np.broadcast_to(bump_x, rows.shape), gap]).ravel(),
             y=np.hstack([rows, gap]).ravel(), mode="lines", name=label, connectgaps=False,
             line=dict(color=BUMP_COLORS[s], width=1), opacity=0.7,
             hovertemplate="x=%{x:.3f}<br>bump=%{y:.4g}<extra></extra>",
         ))
     traces.append(data_trace(x, y))
-    traces.append(go.Scatter(x=grid_x, y=_f32(total), mode="lines", name="f(x) = Σⱼ βⱼ K(xⱼ, x)",
+    traces.append(dict(type="scatter", x=grid_x, y=_f32(total), mode="lines", name="f(x) = Σⱼ βⱼ K(xⱼ, x)",
                              line=dict(color=SUM_COLOR, width=3.5),
                              hovertemplate="x=%{x:.3f}<br>f=%{y:.5g}<extra>sum</extra>"))
     return _figure(traces, title=title, xtitle=xtitle, ytitle=ytitle, uirevision=uirevision)
@@ -93,7 +94,7 @@ def history_figure(t, curves, *, ytitle, title=None, log_y=True, uirevision="his
     t = _f32(t)
     for k, (name, (values, dash)) in enumerate(curves.items()):
         color = (THETA_COLOR, BETA_COLOR, SUM_COLOR)[k % 3]
-        traces.append(go.Scatter(
+        traces.append(dict(type="scatter",
             x=t, y=_f32(values), mode="lines", name=name,
             line=dict(color=color, width=2.5 if dash else 5, dash=dash), opacity=1.0 if dash else 0.55,
             hovertemplate="t=%{x:.0f}<br>%{y:.6g}<extra></extra>",

@@ -32,7 +32,6 @@ D_MAX, D_DEFAULT = 50, 2
 P_DEFAULT = 3
 M_DEFAULT = 4
 Z_MIN, Z_MAX, Z_TAYLOR_DEFAULT = -2.0, 2.0, 1.0
-PLOT = {"displaylogo": False}
 
 
 def map_label(name):
@@ -135,7 +134,7 @@ def cost_section():
         b.metric("explicit / kernel", f"{r['explicit_total'][k] / r['kernel_total'][k]:,.1f}×")
     with right:
         st.plotly_chart(cost_fig(r["p"], r["feature_dim"], r["explicit_total"], r["kernel_total"], current=p,
-                                    n_features=d), key="fm_cost", config=PLOT)
+                                    n_features=d), key="fm_cost", **common.CHART)
 
 
 @st.fragment
@@ -159,10 +158,10 @@ def taylor_section():
     left, right = st.columns(2, gap="medium")
     with left:
         st.plotly_chart(taylor_fig(TAYLOR_X, result["exact"], result["approx"], z, m), key="fm_taylor",
-                        config=PLOT)
+                        **common.CHART)
     with right:
         st.plotly_chart(taylor_error_fig(result["m"], result["errors"], current=m), key="fm_taylor_error",
-                        config=PLOT)
+                        **common.CHART)
     st.metric(f"max error over x ∈ [{TAYLOR_X[0]:g}, {TAYLOR_X[-1]:g}] with m = {m}",
               f"{result['errors'][m - 1]:.3e}")
     with st.expander("The code of the truncated Taylor features"):
@@ -195,12 +194,12 @@ def cubic_section():
         st.plotly_chart(fits_fig(x[:, 0], y, r["grid"], r["f_theta"], r["f_beta"],
                                  theta_name="θᵀφ(x) (GD on θ)", beta_name="Σⱼ βⱼ K(xⱼ, x) (GD on β)",
                                  xtitle="x (scaled living area)", ytitle="y (price, $100k)"),
-                        key="fm_cubic", config=PLOT)
+                        key="fm_cubic", **common.CHART)
     with right:
         st.plotly_chart(loss_fig(r["t"], {"loss of θ": (r["loss_theta"], None),
                                           "loss of β": (r["loss_beta"], "dash")},
                                  ytitle="½ Σᵢ (yᵢ − f(xᵢ))² (log scale)"),
-                        key="fm_cubic_loss", config=PLOT)
+                        key="fm_cubic_loss", **common.CHART)
     a, b, c = st.columns(3)
     a.metric("max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot", f"{r['max_diff']:.3e}")
     b.metric("η used", f"{r['eta']:.4g}", help=f"η_max = {r['eta_max']:.6g}")

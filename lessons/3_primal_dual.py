@@ -153,7 +153,7 @@ def lesson():
     with right:
         st.markdown("**α per training point** against the box 0 ≤ α ≤ C")
         st.plotly_chart(alpha_bars(dual["alpha"], y, params["C"], height=460), key="pd_alpha",
-                        config={"displaylogo": False})
+                        **common.CHART)
     st.markdown("**KKT conditions, point by point**: α = 0 needs y·f ≥ 1 (non-SV), 0 < α < C needs y·f = 1 "
                 "(free SV, on the margin), α = C needs y·f ≤ 1 (bounded SV, on or inside the margin).")
     st.dataframe(kkt_table(X, y, dual), hide_index=True, height=250, width="stretch",

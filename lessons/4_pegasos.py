@@ -108,7 +108,7 @@ def main():
                 "$\\alpha^*_j y_j$. (Played in your browser from the recorded snapshots.)")
     st.plotly_chart(alpha_animation(result["snapshot_t"], result["alpha_snapshots"],
                                     result["alpha_avg_snapshots"], y, result["alpha_star_y"]),
-                    key="pg_alpha", config={"displaylogo": False})
+                    key="pg_alpha", **common.CHART)
 
     perceptron_section(X, y, p, perceptron)
     numbers(X, y, p["T"], result, perceptron)
@@ -132,7 +132,7 @@ def replay(X, y, kp, p, result):
         st.markdown("**Objective vs t, and the exact optimum**")
         st.plotly_chart(objective_figure(result["t"], result["objective_last"], result["objective_avg"],
                                          result["optimum"], t_mark=t),
-                        key="pg_objective", config={"displaylogo": False})
+                        key="pg_objective", **common.CHART)
 
 
 def perceptron_section(X, y, p, perceptron):
@@ -158,7 +158,7 @@ def perceptron_section(X, y, p, perceptron):
         a, b = st.columns(2)
         a.metric("total mistakes Σ αᵢ", perceptron["n_mistakes"])
         b.metric("training error", f"{perceptron['train_error']:.1%}")
-        st.plotly_chart(mistakes_figure(perceptron["mistakes"]), key="pg_mistakes", config={"displaylogo": False})
+        st.plotly_chart(mistakes_figure(perceptron["mistakes"]), key="pg_mistakes", **common.CHART)
 
 
 def numbers(X, y, T, result, perceptron):

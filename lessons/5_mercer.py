@@ -77,11 +77,11 @@ def spectrum_and_certificate(report, Xs, ys, key):
     left, right = st.columns(2, gap="medium")
     with left:
         st.plotly_chart(spectrum_figure(report["eigenvalues"], report["threshold"]), key=f"{key}_spectrum",
-                        config={"displaylogo": False})
+                        **common.CHART)
     with right:
         if report["certificate"] is not None:
             st.plotly_chart(certificate_figure(Xs, ys, report["certificate"], report["quadratic_form"]),
-                            key=f"{key}_certificate", config={"displaylogo": False})
+                            key=f"{key}_certificate", **common.CHART)
         else:
             st.info("No certificate: no eigenvalue is below the rounding level, so no c with cᵀKc < 0 exists "
                     "for these points.", icon=":material/info:")
@@ -96,14 +96,14 @@ def gram_tab(Xs, ys, n_all):
         verdict(report)
     left, right = st.columns(2, gap="medium")
     with left:
-        st.plotly_chart(gram_heatmap(report["K"], ys), key="mc_gram", config={"displaylogo": False})
+        st.plotly_chart(gram_heatmap(report["K"], ys), key="mc_gram", **common.CHART)
     with right:
         st.plotly_chart(spectrum_figure(report["eigenvalues"], report["threshold"]), key="mc_spectrum",
-                        config={"displaylogo": False})
+                        **common.CHART)
     if report["certificate"] is not None:
         left, right = st.columns(2, gap="medium")
         left.plotly_chart(certificate_figure(Xs, ys, report["certificate"], report["quadratic_form"]),
-                          key="mc_certificate", config={"displaylogo": False})
+                          key="mc_certificate", **common.CHART)
         right.markdown(CERTIFICATE_TEXT)
     subset = "" if n_all <= MAX_POINTS else f" (a fixed random {MAX_POINTS} of your {n_all})"
     st.caption(f"{Xs.shape[0]} points{subset}. Try the sigmoid kernel: tanh(γ x·z + r) fails for most γ and r.")
@@ -226,7 +226,7 @@ def formula_tab(X, y, Xs, ys):
     left, right = st.columns(2, gap="medium")
     with left:
         st.plotly_chart(spectrum_figure(report["eigenvalues"], report["threshold"]), key="mc_formula_spectrum",
-                        config={"displaylogo": False})
+                        **common.CHART)
     with right:
         st.markdown("**An SVM with your kernel** (DualSVM on all the points, the parsed formula as its kernel)")
         C = common.log_slider("C (box constraint)", "mc_C", common.C_VALUES, 1.0)

@@ -23,7 +23,6 @@ GAMMA_DEFAULT = 10.0
 LAM_DEFAULT = 0.1
 LOGIT_LAM_DEFAULT = 0.01
 LOGIT_T_MAX, LOGIT_T_DEFAULT = 3000, 300
-PLOT = {"displaylogo": False}
 
 # ---------------------------------------------------------------- page
 
@@ -60,7 +59,7 @@ def ridge_section(column, x, y, kp, lam):
                     "the thick line, their sum, is the fitted curve.")
         st.plotly_chart(bumps_fig(x[:, 0], y, r["grid"], r["beta"], r["bumps"], r["f"],
                                   xtitle="x (scaled living area)", ytitle="y (price, $100k)"),
-                        key="rg_bumps", config=PLOT)
+                        key="rg_bumps", **common.CHART)
         a, b, c = st.columns(3)
         a.metric("training RMSE", f"{r['rmse']:.4g}")
         b.metric("largest |βⱼ|", f"{np.max(np.abs(r['beta'])):.4g}")
@@ -94,14 +93,14 @@ def descent_section(x, y, kp):
                                  theta_name="θᵀφ(x) (LMS on θ)" if explicit else "(no finite φ: β only)",
                                  beta_name="Σⱼ βⱼ K(xⱼ, x) (kernel LMS on β)", xtitle="x (scaled living area)",
                                  ytitle="y (price, $100k)", uirevision="rg_fits"),
-                        key="rg_fits", config=PLOT)
+                        key="rg_fits", **common.CHART)
     with right:
         curves = {"loss of β": (r["loss_beta"], "dash")}
         if explicit:
             curves = {"loss of θ": (r["loss_theta"], None), **curves}
         st.plotly_chart(history_fig(r["t"], curves, ytitle="½ Σᵢ (yᵢ − f(xᵢ))² (log scale)",
                                     uirevision="rg_loss"),
-                        key="rg_loss", config=PLOT)
+                        key="rg_loss", **common.CHART)
     a, b, c = st.columns(3)
     if explicit:
         a.metric("max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot", f"{r['max_diff']:.3e}")
@@ -150,7 +149,7 @@ def logistic_section():
         st.caption("Gradient descent on β lowers J(β) at every step.")
         st.plotly_chart(history_fig(r["t"], {"J(β)": (r["objective"], None)}, ytitle="J(β) (log scale)",
                                     uirevision="rgl_objective"),
-                        key="rgl_objective", config=PLOT)
+                        key="rgl_objective", **common.CHART)
     with st.expander("The numbers: β and P(y = +1 | x) per point, and the code of the update"):
         st.dataframe({"x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int), "βⱼ": r["beta"],
                       "P(y = +1 | xⱼ)": r["proba"]}, height=240, key="rgl_table")

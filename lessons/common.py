@@ -45,6 +45,9 @@ KERNEL_LABELS = {
 N_MAX = 500
 MAX_USER_POINTS = 200
 GRID_POINTS = 100
+# every st.plotly_chart: no Plotly logo, and no Streamlit theme (figures.TEMPLATE styles them; the theme
+# is re-applied by the browser on each redraw and costs ~50 ms there)
+CHART = dict(config={"displaylogo": False}, theme=None)
 CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (red)"}
 
 
@@ -314,25 +317,15 @@ def training_data():
 
 
 def cached_figure(builder):
-    """builder wrapped so that each distinct input is built once: validating a Plotly figure costs tens of ms.
-
-    The figure is shared between sessions, never pickled; pages only draw it, never modify it. st.plotly_chart
-    deep-copies a figure into a dict (fig.to_dict()) on every draw, so that dict is made once, here.
-    """
-    @functools.wraps(builder)  # keeps the builder's name and source: Streamlit's cache key
-    def build(*args, **kwargs):
-        fig = builder(*args, **kwargs)
-        spec = fig.to_dict()
-        fig.to_dict = lambda: spec
-        return fig
-
-    return st.cache_resource(max_entries=64, show_spinner=False)(build)
+    """builder wrapped so that each distinct input is built once (figures.figure already keeps the dict
+    st.plotly_chart sends). The figure is shared between sessions, never pickled; pages only draw it."""
+    return st.cache_resource(max_entries=64, show_spinner=False)(builder)
 
 
 def boundary_chart(fig, key):
     """Draw a decision-boundary figure; a click on its invisible grid layer adds a point there."""
     event = st.plotly_chart(fig, key=key, on_select="rerun", selection_mode="points",
-                            config={"displaylogo": False})
+                            **CHART)
     layer = next(i for i, trace in enumerate(fig.data) if trace.name == CLICK_LAYER)
     points = [p for p in (event.selection.points if event else []) if p.get("curve_number") == layer]
     signature = tuple((p.get("x"), p.get("y")) for p in points)

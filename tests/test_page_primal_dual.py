@@ -8,7 +8,7 @@ import pytest
 from sklearn.svm import SVC
 
 import datasets
-from figures.svm import alpha_bars, primal_dual_figure, zero_contour
+from figures.svm import alpha_bars, primal_dual_figure
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.svm import DualSVM, PrimalSVM
@@ -187,13 +187,15 @@ def test_alpha_bars_draw_alpha_itself_and_the_C_line_only_for_a_finite_C():
     assert not alpha_bars(alpha, y, np.inf).layout.shapes
 
 
-def test_zero_contour_keeps_the_grid_ends_and_thins_the_rest():
+def test_the_primal_boundary_is_traced_through_the_primal_grid_over_the_whole_window():
+    X, y = datasets.lfd_toy()
     xs, ys = np.linspace(-1, 1, 100), np.linspace(-2, 2, 100)
-    trace = zero_contour(xs, ys, np.add.outer(ys, xs), name="primal f = 0")
-    assert trace.x[0] == np.float32(-1) and trace.x[-1] == np.float32(1) and trace.y[-1] == np.float32(2)
-    assert len(trace.x) == 34 and np.asarray(trace.z).shape == (34, 34)   # every 3rd of 0..99
-    # the kept values are those of the kept grid points, f(x, y) = x + y
-    np.testing.assert_allclose(trace.z, np.add.outer(trace.y, trace.x), atol=1e-6)
+    Z_dual = np.add.outer(ys, xs) - 0.5
+    fig = primal_dual_figure(xs, ys, Z_dual, X, y, Z_primal=np.add.outer(ys, xs))   # primal f = x₁ + x₂
+    (primal,) = [t for t in fig.data if t.name == "primal f = 0"]
+    px, py = np.asarray(primal.x, dtype=float), np.asarray(primal.y, dtype=float)
+    np.testing.assert_allclose(px + py, 0.0, atol=1e-6)    # on the primal's line, not the dual's
+    assert {float(px.min()), float(px.max())} == {-1.0, 1.0}
 
 
 def test_primal_dual_figure_stays_under_the_payload_budget_for_the_overlay():
