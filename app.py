@@ -3,8 +3,10 @@
 import streamlit as st
 
 from lessons import common
+from lessons.tcp import disable_nagle
 
 st.set_page_config(page_title="Kernel Lab", page_icon=":material/hub:", layout="wide")
+disable_nagle()  # once per process: 40 ms less per rerun (lessons/tcp.py)
 
 PAGES = [
     st.Page("lessons/1_feature_maps.py", title="1 · Feature maps & the kernel trick", url_path="feature-maps", default=True),

@@ -9,12 +9,13 @@ import base64
 import numpy as np
 
 from figures import figure, plot_values
-from figures.boundary import CLASS_COLORS, CLICK_LAYER, decision_figure
+from figures.boundary import CLASS_COLORS, decision_figure
 
 # bytes of frame data the α animation may carry (two float32 traces per frame, base64 in JSON),
-# and at most this many frames: 2 % steps of T already play smoothly
+# and at most this many frames: 25 steps play smoothly enough, and each frame is sent again with
+# every change of the run (40 frames made the figure 70 KB and its rerun the page's slowest)
 FRAME_BUDGET = 90_000
-MAX_FRAMES = 40
+MAX_FRAMES = 25
 LAST_COLOR = "#7b3294"
 AVG_COLOR = "#1b7837"
 

@@ -87,15 +87,21 @@ class KernelPegasos:
         beta = np.zeros(n)
         Kbeta = np.zeros(n)        # Kβ^t, kept current with one column per update
         bKb = 0.0                  # β^tᵀKβ^t, kept current in O(1) per update
-        alpha_sum = np.zeros(n)    # Σ_{s≤t} α^s
-        Kalpha_sum = np.zeros(n)   # Σ_{s≤t} Kα^s
+        alpha_sum = np.zeros(n)    # Σ_{s≤t} α^s, up to the steps still pending
+        Kalpha_sum = np.zeros(n)   # Σ_{s≤t} Kα^s, likewise
+        # β stays put between updates, so Σ α^s over such a run is (Σ 1/(λs)) β: the two sums take
+        # that total when β is about to change or they are read, not one O(n) update per step
+        pending = 0.0
         for t in range(1, T + 1):
             i = idx[t - 1]
             scale = 1.0 / (lam * t)            # α^t = β^t / (λt)
-            alpha_sum += scale * beta
-            Kalpha_sum += scale * Kbeta
+            pending += scale
             margin = y[i] * Kbeta[i] * scale   # y_i Σ_j α^t_j K(x_j, x_i), condition (6)
             updated = margin < 1.0
+            if record[t] or snap[t] or updated:
+                alpha_sum += pending * beta
+                Kalpha_sum += pending * Kbeta
+                pending = 0.0
             if record[t]:
                 f_last = scale * Kbeta
                 f_avg = Kalpha_sum / t

@@ -1,6 +1,7 @@
 """Lesson 1: feature maps and the kernel trick — K(x, z) = φ(x)·φ(z), what it saves, the Gaussian's
 infinite map, and the cubic house-price fit run on θ and on β."""
 
+import numpy as np
 import streamlit as st
 
 from kernel_core.feature_maps import FEATURE_MAPS
@@ -95,10 +96,10 @@ def check_section():
         return
     with right:
         st.latex(fm.label_latex + r", \qquad " + fm.kernel_latex)
-        st.dataframe({
+        common.table({
             "φₖ": list(fm.feature_labels), "φₖ(x)": r["phi_x"], "φₖ(z)": r["phi_z"],
             "φₖ(x)·φₖ(z)": r["terms"],
-        }, hide_index=True, key="fm_table")
+        }, key="fm_table")
         st.markdown(
             f"φ(x)·φ(z), the sum of the {fm.output_dim} products: `{r['dot']:.17g}`  \n"
             f"K(x, z), the kernel formula on x and z: `{r['K']:.17g}`  \n"
@@ -124,11 +125,11 @@ def cost_section():
         p = st.slider("p (polynomial degree)", 1, P_MAX, P_DEFAULT, key="fm_p", bind="query-params")
         r = costs(d)
         k = p - 1
-        st.dataframe({
+        common.table({
             "per K(x, z)": ["multiplications", "additions", "total"],
             "explicit": [r["explicit_mults"][k], r["explicit_adds"][k], r["explicit_total"][k]],
             "kernel": [r["kernel_mults"][k], r["kernel_adds"][k], r["kernel_total"][k]],
-        }, hide_index=True, key="fm_cost_table")
+        }, key="fm_cost_table")
         a, b = st.columns(2)
         a.metric("dim φ = C(d+p, p)", f"{r['feature_dim'][k]:,}")
         b.metric("explicit / kernel", f"{r['explicit_total'][k] / r['kernel_total'][k]:,.1f}×")
@@ -207,7 +208,8 @@ def cubic_section():
     with st.expander("The numbers: θ, β and the code of the β update"):
         st.markdown("θ after T steps (one number per feature): "
                     + ", ".join(f"θ{'₀₁₂₃'[k]} = {v:.6g}" for k, v in enumerate(r["theta"])))
-        st.dataframe({"xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r["beta"]}, height=240, key="fm_beta_table")
+        common.table({"j": np.arange(y.size), "xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r["beta"]}, height=240,
+                     key="fm_beta_table")
         st.code(KLMS_SOURCE, language="python")
 
 

@@ -131,7 +131,7 @@ def lesson():
                 "exist at all (sigmoid, for some γ and r). The dual needs nothing but the n × n numbers K(xᵢ, xⱼ).",
                 icon=":material/info:")
 
-    st.dataframe(comparison_table(result), hide_index=True, width="stretch")
+    common.table(comparison_table(result), width="stretch")
     m1, m2, m3, m4, m5 = st.columns(5)
     m1.metric("duality gap", f"{primal['objective'] - dual['objective']:.2e}" if primal else "—",
               help="Primal objective − dual objective: zero at the optimum (strong duality); what is left is the "
@@ -156,7 +156,7 @@ def lesson():
                         **common.CHART)
     st.markdown("**KKT conditions, point by point**: α = 0 needs y·f ≥ 1 (non-SV), 0 < α < C needs y·f = 1 "
                 "(free SV, on the margin), α = C needs y·f ≤ 1 (bounded SV, on or inside the margin).")
-    st.dataframe(kkt_table(X, y, dual), hide_index=True, height=250, width="stretch",
+    common.table(kkt_table(X, y, dual), height=250, width="stretch",
                  column_config={"α": st.column_config.NumberColumn(format="%.6f"),
                                 "y·f(x)": st.column_config.NumberColumn(format="%.6f"),
                                 "KKT violation": st.column_config.NumberColumn(format="%.2e"),
@@ -170,12 +170,12 @@ def lesson():
             sk = sklearn_fit(X, y, **{k: v for k, v in fit_args.items() if k != "offset"})
             for message in sk["warnings"]:
                 st.warning(f"scikit-learn did not converge: {message}", icon=":material/warning:")
-            st.dataframe({
+            common.table({
                 "": ["dual objective", "b", "# support vectors", "max |α − α_sklearn|"],
                 "Kernel Lab (SMO)": [f"{dual['objective']:.8f}", f"{dual['b']:.6f}", str(dual["n_sv"]), ""],
                 "scikit-learn (libsvm)": [f"{sk['dual_objective']:.8f}", f"{sk['b']:.6f}", str(sk["n_sv"]),
                                           f"{np.abs(dual['alpha'] - sk['alpha']).max():.2e}"],
-            }, hide_index=True)
+            })
             if params["C"] == np.inf:
                 st.caption(f"SVC has no C = ∞; it ran with C = {SKLEARN_HARD_C:g}.")
 

@@ -1,5 +1,6 @@
 """Lesson 4: Pegasos, kernelized SGD exactly as Algorithm 1 of Lecture 8, and the kernel perceptron."""
 
+import numpy as np
 import streamlit as st
 
 from lessons import common
@@ -33,6 +34,10 @@ def intro():
         "all iterates, which settles much more calmly than the last one. Below it, the kernel perceptron "
         "learns on the same points by counting mistakes."
     )
+
+
+def algorithm():
+    """The objective and Algorithm 1 on the left; returns the right column, for the controls."""
     left, right = st.columns([1.05, 1], gap="large")
     with left:
         st.markdown("**Objective** (the notes write $\\lambda\\|w\\|^2$; the step $1/(\\lambda t)$ belongs to "
@@ -79,9 +84,11 @@ def replay_controls():
     return iterate, progress
 
 
-def main():
-    column = intro()
-    p = controls(column)
+@st.fragment
+def lesson():
+    """Everything below the title: a control moved here reruns this (and not the sidebar); a replay step
+    reruns only the replay fragment inside it."""
+    p = controls(algorithm())
     X, y = common.training_data()
     kp = (p["kernel"], p["gamma"], p["degree"], p["coef0"])
     try:
@@ -166,8 +173,8 @@ def numbers(X, y, T, result, perceptron):
         st.markdown(f"{result['n_updates']} of the T = {T} steps found their point inside the margin and "
                     "updated β (|βᵢ| counts the updates of point i, the sign is yᵢ); α^T = β^T/(λT); "
                     "α̂ averages every α^t.")
-        st.dataframe({
-            "x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int),
+        common.table({
+            "j": np.arange(y.size), "x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int),
             "β^(T+1) (after step T)": result["beta"].astype(int), "α^T (last)": result["alpha_last"],
             "α̂ (average)": result["alpha"], "α*ᵢyᵢ (exact SVM)": result["alpha_star_y"],
             "perceptron αᵢ (mistakes)": perceptron["alpha"],
@@ -175,4 +182,5 @@ def numbers(X, y, T, result, perceptron):
         st.code(PEGASOS_SOURCE, language="python")
 
 
-main()
+intro()
+lesson()

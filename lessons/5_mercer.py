@@ -108,7 +108,7 @@ def gram_tab(Xs, ys, n_all):
     subset = "" if n_all <= MAX_POINTS else f" (a fixed random {MAX_POINTS} of your {n_all})"
     st.caption(f"{Xs.shape[0]} points{subset}. Try the sigmoid kernel: tanh(γ x·z + r) fails for most γ and r.")
     with st.expander("The numbers: every eigenvalue, and the source of check_psd"):
-        st.dataframe({"rank": np.arange(1, report["eigenvalues"].size + 1),
+        common.table({"rank": np.arange(1, report["eigenvalues"].size + 1),
                       "λ (largest first)": report["eigenvalues"][::-1]}, height=220)
         st.code(CHECK_PSD_SOURCE, language="python")
 

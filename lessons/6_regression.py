@@ -65,8 +65,8 @@ def ridge_section(column, x, y, kp, lam):
         b.metric("largest |βⱼ|", f"{np.max(np.abs(r['beta'])):.4g}")
         c.metric("Σⱼ βⱼ", f"{np.sum(r['beta']):.4g}")
     with st.expander("The numbers: β and the ridge predictions at the training points, and the solver"):
-        st.dataframe({"xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r["beta"], "f(xⱼ)": r["f_train"]}, height=240,
-                     key="rg_ridge_table")
+        common.table({"j": np.arange(y.size), "xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r["beta"], "f(xⱼ)": r["f_train"]},
+                     height=240, key="rg_ridge_table")
         st.code(RIDGE_SOURCE, language="python")
 
 
@@ -151,7 +151,7 @@ def logistic_section():
                                     uirevision="rgl_objective"),
                         key="rgl_objective", **common.CHART)
     with st.expander("The numbers: β and P(y = +1 | x) per point, and the code of the update"):
-        st.dataframe({"x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int), "βⱼ": r["beta"],
+        common.table({"j": np.arange(y.size), "x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int), "βⱼ": r["beta"],
                       "P(y = +1 | xⱼ)": r["proba"]}, height=240, key="rgl_table")
         st.code(LOGISTIC_SOURCE, language="python")
 

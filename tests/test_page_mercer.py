@@ -12,6 +12,7 @@ from kernel_core.formula import parse_kernel
 from kernel_core.grid import make_grid
 from kernel_core.kernels import rbf_kernel, sigmoid_kernel
 from kernel_core.mercer import CLOSURE_RULES, INVALID_KERNELS, check_psd, kernel_polynomial, kernel_scale
+from lessons.common import GRID_POINTS
 from pageutil import assert_extremes_change_the_page, chart, decode, default_data, metrics, open_page
 
 PAGE = "lessons/5_mercer.py"
@@ -149,7 +150,7 @@ def test_gaussian_formula_trains_an_svm_that_agrees_with_scikit_learn():
     assert_numbers_are(at, check_psd(parse_kernel("exp(-g * norm(x - z)**2)", g=1.0)(Xs)))
     oracle = SVC(kernel="rbf", gamma=1.0, C=1.0).fit(X, y)
     assert metrics(at)["support vectors"] == str(int(oracle.n_support_.sum()))
-    grid = make_grid(X, n=100)
+    grid = make_grid(X, n=GRID_POINTS)
     Z = decode(chart(at, "mc_svm")["data"][0]["z"]).ravel()
     np.testing.assert_allclose(Z, oracle.decision_function(grid.points), atol=1e-2)
 

@@ -12,6 +12,7 @@ from kernel_core.kernels import rbf_kernel
 from kernel_core.pegasos import KernelPegasos
 from kernel_core.perceptron import KernelPerceptron
 from kernel_core.svm import DualSVM
+from lessons.common import GRID_POINTS
 from pageutil import assert_extremes_change_the_page, chart, decode, default_data, metrics, open_page
 
 PAGE = "lessons/4_pegasos.py"
@@ -53,7 +54,7 @@ def test_averaged_objective_is_never_below_the_exact_optimum(page):
 def test_boundary_at_t_equal_T_is_the_averaged_alpha_hat_decision_function(page, model):
     X, _ = default_data()
     fig = chart(page, "pg_boundary")
-    grid = make_grid(X, n=100)
+    grid = make_grid(X, n=GRID_POINTS)
     expected = rbf_kernel(grid.points, X, gamma=GAMMA) @ model.alpha_
     np.testing.assert_allclose(decode(fig["data"][0]["z"]).ravel(), expected, rtol=1e-5, atol=1e-5)
 
@@ -63,7 +64,7 @@ def test_last_iterate_toggle_draws_alpha_T_not_alpha_hat(model):
     at = open_page(PAGE)
     at.button_group(key="pg_iterate").set_value("last").run()
     assert not at.exception
-    grid = make_grid(X, n=100)
+    grid = make_grid(X, n=GRID_POINTS)
     expected = rbf_kernel(grid.points, X, gamma=GAMMA) @ model.alpha_last_
     np.testing.assert_allclose(decode(chart(at, "pg_boundary")["data"][0]["z"]).ravel(), expected,
                                rtol=1e-5, atol=1e-5)

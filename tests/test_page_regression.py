@@ -13,6 +13,7 @@ from kernel_core.feature_maps import MAX_TAYLOR_TERMS, gaussian_taylor_features,
 from kernel_core.grid import make_grid, make_grid_1d
 from kernel_core.kernels import make_kernel
 from kernel_core.regression import LMS, KernelLMS, KernelLogisticRegression, KernelRidge, max_stable_eta
+from lessons.common import GRID_POINTS
 from pageutil import decode, figure, metrics, open_page, page_data, table
 
 PAGE = "lessons/6_regression.py"
@@ -179,7 +180,7 @@ def test_logistic_numbers_and_field_are_the_cores(default_page):
     df = table(at, "x₁")
     np.testing.assert_allclose(df["βⱼ"], model.beta_, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(df["P(y = +1 | xⱼ)"], model.predict_proba(X)[:, 1], rtol=1e-12)
-    grid = make_grid(X, n=100)
+    grid = make_grid(X, n=GRID_POINTS)
     field = json.loads(figure(at, "rgl_boundary"))["data"][0]
     np.testing.assert_allclose(decode(field["z"]).ravel(), model.decision_function(grid.points), rtol=1e-6,
                                atol=1e-6)
