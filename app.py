@@ -3,10 +3,10 @@
 import streamlit as st
 
 from lessons import common
-from lessons.tcp import disable_nagle
+from lessons.server import tune_process
 
 st.set_page_config(page_title="Kernel Lab", page_icon=":material/hub:", layout="wide")
-disable_nagle()  # once per process: 40 ms less per rerun (lessons/tcp.py)
+tune_process()  # once per process: no 40 ms Nagle stalls, no import-time heap in full GC passes (lessons/server.py)
 
 PAGES = [
     st.Page("lessons/1_feature_maps.py", title="1 · Feature maps & the kernel trick", url_path="feature-maps", default=True),

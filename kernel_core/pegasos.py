@@ -23,13 +23,22 @@ from .kernels import make_kernel
 from .validation import check_array, check_predict_input, check_int, check_positive, check_X_y
 
 MAX_ITER = 200_000
-HISTORY_POINTS = 500
+# the objective is plotted against log t: steps spaced evenly in log t show its fast start and its slow
+# end alike, and 200 of them cost a third of 500 evenly spaced ones (each record is O(n))
+HISTORY_POINTS = 200
 SNAPSHOTS = 100
 
 
 def _steps(T, m):
     """Up to m evenly spaced steps in 1..T, always including 1 and T."""
     return np.unique(np.rint(np.linspace(1, T, min(T, m))).astype(int))
+
+
+def _log_steps(T, m):
+    """Every step in 1..T if there are at most m, else up to m steps evenly spaced in log t (1 and T included)."""
+    if T <= m:
+        return np.arange(1, T + 1)
+    return np.unique(np.rint(np.geomspace(1, T, m)).astype(int))
 
 
 class KernelPegasos:
@@ -50,7 +59,8 @@ class KernelPegasos:
         tested at step T and included in α̂); it excludes step T's own update.
     beta_ : (n,) β^{T+1}, the counts after the last step (includes step T's update).
     n_iter_ : T.
-    history_ : dict of arrays. At up to 500 evenly spaced steps "t" (1 and T included):
+    history_ : dict of arrays. At every step "t" if T ≤ 200, else at up to 200 steps evenly spaced in
+        log t (1 and T included):
         "i" sampled index, "margin" y_i Σ_j α^t_j K(x_j, x_i), "updated" (margin < 1),
         "objective_last" and "objective_avg" (the objective at α^t and at
         α̂_t = (1/t) Σ_{s≤t} α^s), "violations" (#j with y_j f_t(x_j) < 1 under α^t).
@@ -79,7 +89,7 @@ class KernelPegasos:
         idx = np.random.default_rng(self.random_state).integers(0, n, size=T)
 
         record = np.zeros(T + 1, dtype=bool)
-        record[_steps(T, HISTORY_POINTS)] = True
+        record[_log_steps(T, HISTORY_POINTS)] = True
         snap = np.zeros(T + 1, dtype=bool)
         snap[_steps(T, SNAPSHOTS)] = True
         rows, alphas, alphas_avg = [], [], []

@@ -9,7 +9,7 @@ from sklearn.metrics.pairwise import polynomial_kernel as sk_poly
 from sklearn.metrics.pairwise import rbf_kernel as sk_rbf
 
 from datasets import circles, moons
-from kernel_core.pegasos import KernelPegasos
+from kernel_core.pegasos import HISTORY_POINTS, KernelPegasos
 
 
 def algorithm_1(K, y, lam, T, seed):
@@ -36,7 +36,7 @@ def objective(alpha, K, y, lam):
 
 def test_fit_reproduces_literal_algorithm_1_step_by_step():
     X, y = moons(40, noise=0.2, random_state=3)
-    lam, T, seed = 0.013, 400, 11
+    lam, T, seed = 0.013, HISTORY_POINTS, 11
     model = KernelPegasos("rbf", lam=lam, n_iter=T, gamma=0.7, random_state=seed).fit(X, y)
     betas, alphas = algorithm_1(sk_rbf(X, gamma=0.7), y, lam, T, seed)
 
@@ -44,7 +44,7 @@ def test_fit_reproduces_literal_algorithm_1_step_by_step():
     np.testing.assert_allclose(model.alpha_, alphas.mean(axis=0), rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(model.alpha_last_, alphas[-1], rtol=1e-12, atol=1e-12)
     assert model.n_iter_ == T
-    # T ≤ 500, so every step is recorded: replay the sampled indices and the update flags
+    # T ≤ HISTORY_POINTS, so every step is recorded: replay the sampled indices and the update flags
     h = model.history_
     np.testing.assert_array_equal(h["t"], np.arange(1, T + 1))
     rng = np.random.default_rng(seed)
@@ -67,7 +67,7 @@ def test_incremental_objectives_equal_direct_recomputation(n, lam, T, seed, kern
     model = KernelPegasos(kernel, lam=lam, n_iter=T, gamma=0.5, random_state=seed).fit(X, y)
     _, alphas = algorithm_1(K, y, lam, T, seed)
     h = model.history_
-    assert 1 <= len(h["t"]) <= 500 and h["t"][0] == 1 and h["t"][-1] == T
+    assert 1 <= len(h["t"]) <= HISTORY_POINTS and h["t"][0] == 1 and h["t"][-1] == T
     for k, t in enumerate(h["t"]):
         a_last, a_avg = alphas[t - 1], alphas[:t].mean(axis=0)
         np.testing.assert_allclose(h["objective_last"][k], objective(a_last, K, y, lam), rtol=1e-9, atol=1e-12)
@@ -81,7 +81,9 @@ def test_incremental_objectives_equal_direct_recomputation(n, lam, T, seed, kern
 def test_history_stays_bounded_for_the_largest_T():
     X, y = circles(10, random_state=0)
     h = KernelPegasos(lam=0.1, n_iter=200_000, random_state=0).fit(X, y).history_
-    assert len(h["t"]) <= 500 and len(h["snapshot_t"]) <= 100
+    assert len(h["t"]) <= HISTORY_POINTS and len(h["snapshot_t"]) <= 100
+    # spaced evenly in log t: the first 20 steps are all there, and the gaps grow
+    assert np.array_equal(h["t"][:20], np.arange(1, 21)) and np.all(np.diff(np.diff(np.log(h["t"][50:]))) < 1e-2)
     assert h["t"][0] == 1 and h["t"][-1] == 200_000 and np.all(np.diff(h["t"]) > 0)
     assert h["alpha"].shape == h["alpha_avg"].shape == (len(h["snapshot_t"]), 10)
 

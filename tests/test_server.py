@@ -1,0 +1,41 @@
+"""lessons/server.py: TCP_NODELAY reaches the connections a proto-0 listener accepts (as uvicorn's is),
+and the import-time heap is frozen out of full garbage collections."""
+
+import gc
+import socket
+import sys
+
+import pytest
+
+from lessons import server
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/fd")
+
+
+def accepted_nodelay(listener):
+    client = socket.create_connection(listener.getsockname())
+    conn, _ = listener.accept()
+    with client, conn:
+        return conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+
+
+def test_a_proto_0_listener_hands_out_nagle_until_disabled_then_nodelay():
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)   # proto 0, as uvicorn binds it
+    with listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        assert listener.proto == 0
+        assert accepted_nodelay(listener) == 0       # what asyncio leaves: Nagle on
+        assert server.disable_nagle.__wrapped__() >= 1
+        assert listener.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+        assert accepted_nodelay(listener) != 0       # inherited by every later connection
+
+
+def test_tune_process_freezes_the_heap_once():
+    before = gc.get_freeze_count()
+    try:
+        server.tune_process.__wrapped__()
+        assert gc.get_freeze_count() > before
+        assert "lessons.compute_pegasos" in sys.modules
+    finally:
+        gc.unfreeze()
