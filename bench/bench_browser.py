@@ -19,6 +19,10 @@ back to notRunning) for the timed moves; what is left after it is transfer and P
 
 Budget: each page's median ≤ 2 × the empty app's median.
 
+For information, bench/one_figure_app.py (one slider moving one 10-point Plotly figure) is timed the
+same way, after the pages: the floor of any slider-to-figure redraw in Streamlit, before a page
+computes or draws anything of its own.
+
     python bench/bench_browser.py [--moves 7] [--pages 2,3]
 
 Exits 1 when a page fails the budget, shows an exception box or dialog, or never redraws.
@@ -285,7 +289,8 @@ def main():
 
     from playwright.sync_api import sync_playwright  # here, so bench_lecture can reuse Server without it
 
-    with Server("bench/empty_app.py") as empty, Server("app.py") as app, sync_playwright() as pw:
+    with Server("bench/empty_app.py") as empty, Server("bench/one_figure_app.py") as floor_app, \
+            Server("app.py") as app, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
             # The instructor opens the app first: the server's imports are done before the clock starts.
@@ -302,6 +307,7 @@ def main():
                 except Exception as exc:  # a page that cannot be driven is a failure row
                     rows.append((stem, None, [], [], 0, [f"{type(exc).__name__}: {str(exc).splitlines()[0]}"]))
             _, more, more_dones, _, more_err = measure(browser, empty.url, "text", args.moves - first + 1)
+            _, floor_times, floor_dones, floor_still, floor_err = measure(browser, floor_app.url, "plotly", args.moves)
         finally:
             browser.close()
 
@@ -322,6 +328,9 @@ def main():
           f"{max(empty_times, default=float('nan')):6.0f} {med(empty_dones):7.0f} {'':5} {1.0:7.2f}  {'':4}  value  "
           f"{'; '.join(empty_err)}")
     failed = bool(empty_err) or not empty_times
+    if floor_times:
+        print(f"{'floor: 1 slider, 1 fig':<22} {med(floor_times):9.0f} {min(floor_times):6.0f} {max(floor_times):6.0f} "
+              f"{med(floor_dones):7.0f} {floor_still:5d} {med(floor_times) / ref:7.2f}  info  value  {'; '.join(floor_err)}")
     for stem, label, times, dones, still, issues in rows:
         if not times:
             print(f"{stem:<22} {'-':>9} {'-':>6} {'-':>6} {'-':>7} {still:5d} {'-':>7}  FAIL  {label or ''}  "
