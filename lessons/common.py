@@ -4,8 +4,11 @@ the clickable decision-boundary chart and error display.
 Every control is keyed and bound to the URL (bind="query-params"), so a link reopens the same view.
 """
 
+import collections
 import functools
+import hashlib
 import re
+import threading
 
 import numpy as np
 import pyarrow as pa
@@ -325,10 +328,46 @@ def table(columns, **kwargs):
     return st.dataframe(pa.table(columns), hide_index=True, **kwargs)
 
 
-def cached_figure(builder):
-    """builder wrapped so that each distinct input is built once (figures.figure already keeps the dict
-    st.plotly_chart sends). The figure is shared between sessions, never pickled; pages only draw it."""
-    return st.cache_resource(max_entries=64, show_spinner=False)(builder)
+def _digest(value):
+    """A hashable stand-in for a figure builder's argument: arrays by shape, dtype and a BLAKE2 digest of
+    their bytes; tuples, lists and dicts element by element; anything else as its type and itself."""
+    if isinstance(value, np.ndarray):
+        return value.shape, value.dtype.str, hashlib.blake2b(np.ascontiguousarray(value).data, digest_size=16).digest()
+    if isinstance(value, (tuple, list)):
+        return type(value).__name__, tuple(_digest(v) for v in value)
+    if isinstance(value, dict):
+        return "dict", tuple((k, _digest(v)) for k, v in value.items())
+    hash(value)  # a type this cache does not know raises here instead of colliding later
+    return type(value).__name__, value  # 1, 1.0 and True are equal keys otherwise
+
+
+def cached_figure(builder, max_entries=64):
+    """builder with a process-wide LRU memory of its last max_entries figures, shared by every session.
+
+    Not st.cache_resource: its hashing cost ~0.5 ms per call on a decision figure's arrays, and a page
+    draws up to five figures on every rerun, cached or not; a BLAKE2 digest of the same arrays takes
+    ~0.1 ms. The figure is shared between sessions; pages only draw it (figures.figure keeps the dict
+    st.plotly_chart sends), never modify it.
+    """
+    memory = collections.OrderedDict()
+    lock = threading.Lock()
+
+    @functools.wraps(builder)
+    def build(*args, **kwargs):
+        key = (_digest(args), _digest(kwargs))
+        with lock:
+            if key in memory:
+                memory.move_to_end(key)
+                return memory[key]
+        fig = builder(*args, **kwargs)
+        with lock:
+            memory[key] = fig
+            while len(memory) > max_entries:
+                memory.popitem(last=False)
+        return fig
+
+    build.memory = memory
+    return build
 
 
 def boundary_chart(fig, key):
