@@ -116,6 +116,28 @@ STATE_JS = """() => {
 }"""
 
 
+def machine_state():
+    """What to compare the end of a run with: the time, the 1-min load average and /proc/stat's CPU jiffies."""
+    try:
+        with open("/proc/stat") as f:
+            jiffies = [int(v) for v in f.readline().split()[1:]]
+    except OSError:
+        jiffies = None
+    return os.getloadavg()[0], jiffies
+
+
+def machine_line(start):
+    """The machine over a run begun at `start` (machine_state()): load average, and the CPU time the host
+    took for other guests (steal): on a shared virtual machine that, not the app, can double a latency."""
+    load, jiffies = machine_state()
+    steal = ""
+    if start[1] and jiffies and len(jiffies) > 7:
+        delta = [b - a for a, b in zip(start[1], jiffies)]
+        steal = f", CPU steal {100 * delta[7] / max(1, sum(delta[:8])):.0f} % of the run"
+    return (f"1-min load average: {start[0]:.1f} at start, {load:.1f} at end, on {os.cpu_count()} cores{steal} "
+            "(other work on the machine skews every number)")
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -279,7 +301,7 @@ def main():
     parser.add_argument("--moves", type=int, default=7, help="timed slider moves per page (median)")
     parser.add_argument("--pages", default="", help="comma-separated page numbers, e.g. 2,3 (default: all)")
     args = parser.parse_args()
-    load_at_start = os.getloadavg()[0]
+    start = machine_state()
     if not 1 <= args.moves <= 50:
         parser.error("--moves must be in 1..50")
     pages = app_pages()
@@ -315,8 +337,7 @@ def main():
     empty_dones += more_dones
     empty_err = sorted(set(empty_err + more_err))
     ref = statistics.median(empty_times) if empty_times else float("nan")
-    print(f"1-min load average: {load_at_start:.1f} at start, {os.getloadavg()[0]:.1f} at end, "
-          f"on {os.cpu_count()} cores (other work on the machine skews every number)")
+    print(machine_line(start))
     print(f"Headless Chromium, slider keydown → last redraw of the page's figures; median of {args.moves} moves; "
           f"budget: median <= {BUDGET_RATIO:.0f} × empty app")
     head = (f"{'page':<22} {'median ms':>9} {'min':>6} {'max':>6} {'run end':>7} {'still':>5} {'× empty':>7}  {'':4}  "

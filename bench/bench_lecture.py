@@ -41,7 +41,6 @@ Exits 1 when a run fails its budget.
 """
 
 import argparse
-import os
 import random
 import sys
 import threading
@@ -56,7 +55,7 @@ from streamlit.proto.Slider_pb2 import Slider
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_browser import Server, app_pages  # noqa: E402
+from bench_browser import Server, app_pages, machine_line, machine_state  # noqa: E402
 
 BUDGET_P95_MS = 1000.0
 CONFIGS = {"default": (), "nogc": ("--runner.postScriptGC", "false")}
@@ -324,8 +323,7 @@ def run_lecture(config, pages, args):
 
 
 def report(results, args):
-    print(f"1-min load average: {args.load_at_start:.1f} at start, {os.getloadavg()[0]:.1f} at end, "
-          f"on {os.cpu_count()} cores (other work on the machine skews every number)")
+    print(machine_line(args.machine_at_start))
     print(f"Lecture ({args.script}): {args.students} students on 127.0.0.1, one slider move each ~{args.interval:g} s "
           f"(×0.5..1.5), {args.duration:g} s; budget: 0 errors, p95 move latency <= {BUDGET_P95_MS:.0f} ms")
     head = (f"{'config':<26} {'moves':>6} {'reruns/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} "
@@ -374,7 +372,7 @@ def main():
     parser.add_argument("--empty", action="store_true",
                         help="drive bench/empty_app.py instead: the harness's own floor on this machine")
     args = parser.parse_args()
-    args.load_at_start = os.getloadavg()[0]
+    args.machine_at_start = machine_state()
     args.script = "bench/empty_app.py" if args.empty else "app.py"
     configs = [c.strip() for c in args.configs.split(",") if c.strip()]
     if not 1 <= args.students <= 300 or not 1 <= args.duration <= 600 or not 0.2 <= args.interval <= 60:

@@ -26,7 +26,6 @@ Exits 1 when a page fails a budget or raises.
 """
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -38,7 +37,7 @@ from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_browser import Server, app_page_entries, app_pages  # noqa: E402
+from bench_browser import Server, app_page_entries, app_pages, machine_line, machine_state  # noqa: E402
 from bench_lecture import Session, StudentError, warm_up  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -182,7 +181,7 @@ def main():
     parser.add_argument("--pages", default="", help="comma-separated page numbers, e.g. 2,3 (default: all)")
     parser.add_argument("--no-server", action="store_true", help="skip the websocket column")
     args = parser.parse_args()
-    load_at_start = os.getloadavg()[0]
+    start = machine_state()
     if not 1 <= args.repeats <= 100 or not 0 <= args.moves <= 20:
         parser.error("--repeats must be in 1..100 and --moves in 0..20")
 
@@ -208,8 +207,7 @@ def main():
                    **websocket_times("bench/empty_app.py", empty, args.repeats, *nogc)}
 
     empty_ms = results["empty one-slider app"][0]
-    print(f"1-min load average: {load_at_start:.1f} at start, {os.getloadavg()[0]:.1f} at end, "
-          f"on {os.cpu_count()} cores (other work on the machine skews every number)")
+    print(machine_line(start))
     print(f"AppTest (as the server runs scripts), median of {args.repeats} reruns after one warm-up run; "
           f"budgets: rerun <= {BUDGET_MS:.0f} ms, each figure <= {BUDGET_BYTES:,} bytes")
     head = (f"{'page':<22} {'rerun ms':>8} {'× empty':>7} {'ws ms':>6} {'ws noGC':>7} {'move ms':>7} {'figs':>4} {'max fig B':>9} "
