@@ -70,7 +70,9 @@ def ridge_section(column, x, y, kp, lam):
         st.code(RIDGE_SOURCE, language="python")
 
 
+@st.fragment
 def descent_section(x, y, kp):
+    """Its own controls (η, T, order): a move there reruns only this section."""
     st.subheader("Gradient descent on θ and on β: one run, two bookkeepings")
     st.markdown(
         "The same least-squares loss $\\tfrac12\\sum_i (y_i - f(x_i))^2$ (no λ), minimized step by step. "
