@@ -23,8 +23,6 @@ TEMPLATE = go.layout.Template(layout=dict(
     colorway=["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"],
     xaxis=_AXIS, yaxis=_AXIS, hoverlabel=dict(font=dict(size=13)),
 ))
-
-
 TEMPLATE_SPEC = TEMPLATE.to_plotly_json()
 
 

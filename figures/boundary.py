@@ -86,11 +86,12 @@ def line_trace(xy, *, name, color="black", width=2.0, dash="solid", showlegend=T
 
 
 def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=None, clickable=True,
-                    height=460, overlays=()):
+                    height=460, overlays=(), line_names=(BOUNDARY, MARGINS)):
     """Decision function Z (len(ys), len(xs)) over the grid axes xs, ys with the training points.
 
     free_sv / bounded_sv: index arrays into X of free (0 < α < C) and bounded (α = C) support vectors.
     overlays: more traces, drawn over the lines and points (under the click layer).
+    line_names: legend names of the line f = 0 and of the lines f = ±1.
     """
     Z = plot_values(Z)
     xs = np.asarray(xs, dtype=np.float32)
@@ -103,9 +104,9 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
         hovertemplate="x₁=%{x:.2f}, x₂=%{y:.2f}<br>f=%{z:.3f}<extra></extra>",
     )]
     zero, minus, plus = level_sets(xs, ys, Z, (0.0, -1.0, 1.0))
-    traces += [line_trace(zero, name=BOUNDARY, width=2.5),
-               line_trace(minus, name=MARGINS, width=1.5, dash="dash"),
-               line_trace(plus, name=MARGINS, width=1.5, dash="dash", showlegend=False)]
+    traces += [line_trace(zero, name=line_names[0], width=2.5),
+               line_trace(minus, name=line_names[1], width=1.5, dash="dash"),
+               line_trace(plus, name=line_names[1], width=1.5, dash="dash", showlegend=False)]
     traces += class_traces(X, y)
     rings = [(free_sv, "free SV (0 < α < C)", "black", "solid"),
              (bounded_sv, "bounded SV (α = C)", "#7b3294", "dot")]

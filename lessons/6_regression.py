@@ -23,6 +23,8 @@ GAMMA_DEFAULT = 10.0
 LAM_DEFAULT = 0.1
 LOGIT_LAM_DEFAULT = 0.01
 LOGIT_T_MAX, LOGIT_T_DEFAULT = 3000, 300
+# the logistic page's f is a logit: its lines are probabilities, not margins
+LOGISTIC_LINES = ("f = 0 (P = ½)", "f = ±1 (P ≈ 0.73 or 0.27)")
 
 # ---------------------------------------------------------------- page
 
@@ -120,9 +122,9 @@ def logistic_section():
     st.subheader("Kernel logistic regression on the sidebar's data")
     st.markdown(
         "Swap squared error for the logistic loss and the same trick classifies: $f(x) = \\sum_j \\beta_j K(x_j, x)$ "
-        "is the **logit**, $P(y = +1 \\mid x) = \\sigma(f(x))$. The line labelled 0 ($f = 0$) is where both "
-        "classes are equally likely; the lines labelled ±1 ($f = \\pm 1$) are where $P(y = +1 \\mid x) = \\sigma(\\pm1) "
-        "\\approx 0.73$ and $0.27$ — contours of confidence, not an SVM margin."
+        "is the **logit**, $P(y = +1 \\mid x) = \\sigma(f(x))$. The solid line ($f = 0$) is where both classes are "
+        "equally likely; the dashed lines ($f = \\pm 1$) are where $P(y = +1 \\mid x) = \\sigma(\\pm1) "
+        "\\approx 0.73$ and $0.27$ — lines of equal confidence, not an SVM margin."
     )
     st.latex(r"J(\beta) = \sum_{i=1}^n \log\!\big(1 + e^{-y_i f(x_i)}\big) + \frac{\lambda}{2}\,\beta^\top K\beta, "
              r"\qquad \beta \leftarrow (1 - \eta\lambda)\,\beta + \eta\; y \circ \sigma(-y \circ K\beta)")
@@ -146,7 +148,8 @@ def logistic_section():
     left, right = st.columns([1.25, 1], gap="medium")
     with left:
         st.caption("Colour: the logit f(x). Line 0: f = 0, P = ½. Lines ±1: P(y = +1 | x) ≈ 0.73 and 0.27.")
-        common.boundary_chart(boundary_fig(r["xs"], r["ys"], r["Z"], X, y), key="rgl_boundary")
+        common.boundary_chart(boundary_fig(r["xs"], r["ys"], r["Z"], X, y, line_names=LOGISTIC_LINES),
+                              key="rgl_boundary")
     with right:
         st.caption("Gradient descent on β lowers J(β) at every step.")
         st.plotly_chart(history_fig(r["t"], {"J(β)": (r["objective"], None)}, ytitle="J(β) (log scale)",

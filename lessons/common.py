@@ -372,8 +372,7 @@ def cached_figure(builder, max_entries=64):
 
 def boundary_chart(fig, key):
     """Draw a decision-boundary figure; a click on its invisible grid layer adds a point there."""
-    event = st.plotly_chart(fig, key=key, on_select="rerun", selection_mode="points",
-                            **CHART)
+    event = st.plotly_chart(fig, key=key, on_select="rerun", selection_mode="points", **CHART)
     layer = next(i for i, trace in enumerate(fig.data) if trace.name == CLICK_LAYER)
     points = [p for p in (event.selection.points if event else []) if p.get("curve_number") == layer]
     signature = tuple((p.get("x"), p.get("y")) for p in points)

@@ -186,6 +186,12 @@ def test_logistic_numbers_and_field_are_the_cores(default_page):
                                atol=1e-6)
 
 
+def test_logistic_lines_are_named_as_probabilities_not_margins(default_page):
+    from figures.boundary import MARGINS
+    names = {t.get("name") for t in json.loads(figure(default_page, "rgl_boundary"))["data"]}
+    assert {"f = 0 (P = ½)", "f = ±1 (P ≈ 0.73 or 0.27)"} <= names and MARGINS not in names
+
+
 def test_logistic_sliders_at_their_extremes_redraw():
     for key, low, high in (("rgl_lam", 1e-4, 1.0), ("rgl_T", 1, 3000), ("rgl_gamma", 0.01, 100.0)):
         a, b = open_page(PAGE, widgets={key: low}), open_page(PAGE, widgets={key: high})
