@@ -147,7 +147,8 @@ def logistic_section():
                   help=f"η = {r['eta']:.4g}, the core's safe step 1/(λ_max(K)/4 + λ)")
     left, right = st.columns([1.25, 1], gap="medium")
     with left:
-        st.caption("Colour: the logit f(x). Solid line: f = 0, P = ½. Dashed lines: f = ±1, P(y = +1 | x) ≈ 0.73 and 0.27.")
+        st.caption("Colour: the logit f(x). Solid line: f = 0, P = ½. "
+                   "Dashed lines: f = ±1, P(y = +1 | x) ≈ 0.73 and 0.27.")
         common.boundary_chart(boundary_fig(r["xs"], r["ys"], r["Z"], X, y, line_names=LOGISTIC_LINES),
                               key="rgl_boundary")
     with right:
