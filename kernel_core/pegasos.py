@@ -20,7 +20,7 @@ Unlike the SVM dual's α (≥ 0, multiplied by y_i in f), these α already carry
 import numpy as np
 
 from .kernels import make_kernel
-from .validation import check_array, check_predict_input, check_int, check_positive, check_X_y
+from .validation import check_array, check_int, check_positive, check_predict_input, check_X_y, cross_gram
 
 MAX_ITER = 200_000
 # the objective is plotted against log t: steps spaced evenly in log t show its fast start and its slow
@@ -150,15 +150,16 @@ class KernelPegasos:
         }
         return self
 
-    def decision_function(self, X, alpha=None):
+    def decision_function(self, X, alpha=None, *, gram=None):
         """f(x) = Σ_j α_j K(x_j, x) for each row x of X, with α = α̂ (alpha_) unless another
-        coefficient vector over the training points is given, e.g. a snapshot from history_."""
+        coefficient vector over the training points is given, e.g. a snapshot from history_.
+        gram: K(X, X_fit) with this model's kernel, if already computed (it is checked for shape)."""
         X = check_predict_input(self, X, "alpha_", getattr(self, "X_fit_", None))
         alpha = self.alpha_ if alpha is None else check_array(alpha, "alpha", ndim=1)
         if alpha.shape != self.alpha_.shape:
             raise ValueError(f"alpha must have one coefficient per training point ({self.alpha_.size}); "
                              f"got shape {alpha.shape}.")
-        return np.asarray(self._k(X, self.X_fit_), dtype=np.float64) @ alpha
+        return cross_gram(self._k, X, self.X_fit_, gram) @ alpha
 
     def predict(self, X):
         """sign(f(x)) in {-1, +1} (f = 0 goes to +1)."""

@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 
 from .kernels import make_kernel
-from .validation import check_predict_input, check_int, check_X_y
+from .validation import check_int, check_predict_input, check_X_y, cross_gram
 
 MAX_EPOCHS = 1_000
 MISTAKE_LOG = 5_000
@@ -98,10 +98,11 @@ class KernelPerceptron:
         }
         return self
 
-    def decision_function(self, X):
-        """f(x) = Σ_i α_i y_i K(x_i, x) for each row x of X."""
+    def decision_function(self, X, *, gram=None):
+        """f(x) = Σ_i α_i y_i K(x_i, x) for each row x of X.
+        gram: K(X, X_fit) with this model's kernel, if already computed (it is checked for shape)."""
         X = check_predict_input(self, X, "alpha_", getattr(self, "X_fit_", None))
-        return np.asarray(self._k(X, self.X_fit_), dtype=np.float64) @ (self.alpha_ * self.y_fit_)
+        return cross_gram(self._k, X, self.X_fit_, gram) @ (self.alpha_ * self.y_fit_)
 
     def predict(self, X):
         """sign(f(x)) in {-1, +1} (f = 0 goes to +1)."""

@@ -9,6 +9,7 @@ import streamlit as st
 
 from figures import boundary, pegasos
 from kernel_core.grid import make_grid
+from kernel_core.kernels import make_kernel
 from kernel_core.pegasos import KernelPegasos
 from kernel_core.perceptron import KernelPerceptron
 from kernel_core.svm import DualSVM
@@ -59,13 +60,23 @@ def exact_optimum(X, y, kernel, gamma, degree, coef0, lam):
             "warnings": [str(w.message) for w in caught]}
 
 
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _grid_gram(X, kernel, gamma, degree, coef0):
+    """The plot grid and K(grid, X), computed once for a kernel and data: every replay step and the
+    perceptron's plot are then a matrix-vector product (read-only: shared by all sessions)."""
+    grid = make_grid(X, n=common.GRID_POINTS)
+    gram = np.asarray(make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)(grid.points, X), dtype=np.float64)
+    gram.flags.writeable = False
+    return grid, gram
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def pegasos_surface(X, y, kernel, gamma, degree, coef0, lam, T, seed, k, iterate):
     """f on the grid for snapshot k of α̂_t or α^t, through the core's decision_function."""
     model = _pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed)
     alpha = model.history_["alpha_avg" if iterate == "avg" else "alpha"][k]
-    grid = make_grid(X, n=common.GRID_POINTS)
-    Z = model.decision_function(grid.points, alpha=alpha).reshape(grid.y.size, grid.x.size)
+    grid, gram = _grid_gram(X, kernel, gamma, degree, coef0)
+    Z = model.decision_function(grid.points, alpha=alpha, gram=gram).reshape(grid.y.size, grid.x.size)
     return {"xs": grid.x, "ys": grid.y, "Z": Z}
 
 
@@ -76,8 +87,8 @@ def fit_perceptron(X, y, kernel, gamma, degree, coef0, max_epochs):
         # non-convergence is reported on the page from converged_, not as a log warning
         warnings.simplefilter("ignore", RuntimeWarning)
         model = KernelPerceptron(kernel, max_epochs=max_epochs, gamma=gamma, degree=degree, coef0=coef0).fit(X, y)
-    grid = make_grid(X, n=common.GRID_POINTS)
-    Z = model.decision_function(grid.points).reshape(grid.y.size, grid.x.size)
+    grid, gram = _grid_gram(X, kernel, gamma, degree, coef0)
+    Z = model.decision_function(grid.points, gram=gram).reshape(grid.y.size, grid.x.size)
     return {
         "alpha": model.alpha_, "converged": bool(model.converged_), "n_epochs": int(model.n_epochs_),
         "mistakes": model.history_["mistakes"], "n_mistakes": int(model.history_["n_mistakes"]),

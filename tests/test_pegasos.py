@@ -183,3 +183,15 @@ def test_decision_function_of_a_history_snapshot_is_k_times_that_snapshot():
     np.testing.assert_array_equal(model.decision_function(Z), model.decision_function(Z, alpha=model.alpha_))
     with pytest.raises(ValueError, match="one coefficient per training point"):
         model.decision_function(Z, alpha=snapshot[:-1])
+
+
+def test_a_given_cross_gram_gives_the_same_f_and_a_wrong_shape_is_refused():
+    X, y = circles(40, noise=0.1, random_state=3)
+    model = KernelPegasos("rbf", lam=0.05, n_iter=300, gamma=1.0, random_state=0).fit(X, y)
+    Z = np.random.default_rng(1).normal(size=(7, 2))
+    gram = sk_rbf(Z, X, gamma=1.0)   # scikit-learn's K(Z, X), not the model's own
+    snapshot = model.history_["alpha"][3]
+    np.testing.assert_allclose(model.decision_function(Z, alpha=snapshot, gram=gram),
+                               model.decision_function(Z, alpha=snapshot), rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match=r"gram must be K\(X, X_fit\) of shape \(7, 40\)"):
+        model.decision_function(Z, gram=gram.T)

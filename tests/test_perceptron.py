@@ -107,6 +107,11 @@ def test_decision_function_is_sum_of_alpha_y_times_kernel():
     model = KernelPerceptron("poly", degree=2, gamma=0.5, coef0=1.0, max_epochs=300).fit(X, y)
     expected = sk_poly(Z, X, degree=2, gamma=0.5, coef0=1.0) @ (model.alpha_ * y)
     np.testing.assert_allclose(model.decision_function(Z), expected, rtol=1e-12, atol=1e-12)
+    # a K(Z, X) computed elsewhere (here by scikit-learn) gives the same f; a wrong shape is refused
+    gram = sk_poly(Z, X, degree=2, gamma=0.5, coef0=1.0)
+    np.testing.assert_allclose(model.decision_function(Z, gram=gram), expected, rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match="gram must be"):
+        model.decision_function(Z, gram=gram[:, :-1])
 
 
 @pytest.mark.parametrize(
