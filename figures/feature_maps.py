@@ -22,6 +22,18 @@ def _vline(x):
                 line=dict(color="#888", dash="dot", width=1.5))
 
 
+MAX_LOG_TICKS = 8
+
+
+def _decade_step(traces):
+    """Decades between labelled ticks of a log axis over the traces' positive y: 1, or more when a label
+    per decade would not fit (the Taylor error spans 16 decades)."""
+    y = np.concatenate([np.asarray(t["y"], dtype=np.float64).ravel() for t in traces])
+    y = y[np.isfinite(y) & (y > 0)]
+    decades = np.log10(y.max() / y.min()) if y.size else 0.0
+    return max(1, int(np.ceil(decades / MAX_LOG_TICKS)))
+
+
 def _figure(traces, *, xtitle, ytitle, uirevision, ytype="linear", height=HEIGHT, shapes=(), annotations=(),
             yrange=None):
     # traces and layout in one go: add_vline and update_layout afterwards cost several times as much
@@ -29,9 +41,9 @@ def _figure(traces, *, xtitle, ytitle, uirevision, ytype="linear", height=HEIGHT
         height=height, margin=dict(l=10, r=10, t=10, b=10), shapes=list(shapes), annotations=list(annotations),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), uirevision=uirevision,
         xaxis=dict(title=xtitle),
-        # log axes: one labelled tick per decade, written as powers of ten
-        yaxis=dict(title=ytitle, type=ytype, exponentformat="power", dtick=1 if ytype == "log" else None,
-                   range=yrange),
+        # log axes: labelled ticks at powers of ten, at most MAX_LOG_TICKS of them
+        yaxis=dict(title=ytitle, type=ytype, exponentformat="power",
+                   dtick=_decade_step(traces) if ytype == "log" else None, range=yrange),
     ))
 
 
