@@ -19,8 +19,8 @@ Unlike the SVM dual's α (≥ 0, multiplied by y_i in f), these α already carry
 
 import numpy as np
 
-from .kernels import make_kernel
-from .validation import check_array, check_int, check_positive, check_predict_input, check_X_y, cross_gram
+from .kernels import cross_gram, make_kernel
+from .validation import check_array, check_int, check_positive, check_predict_input, check_X_y
 
 MAX_ITER = 200_000
 # the objective is plotted against log t: steps spaced evenly in log t show its fast start and its slow

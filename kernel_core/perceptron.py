@@ -14,8 +14,8 @@ import warnings
 
 import numpy as np
 
-from .kernels import make_kernel
-from .validation import check_int, check_predict_input, check_X_y, cross_gram
+from .kernels import cross_gram, make_kernel
+from .validation import check_int, check_predict_input, check_X_y
 
 MAX_EPOCHS = 1_000
 MISTAKE_LOG = 5_000

@@ -91,9 +91,14 @@ def _probe_steps(n):
     return 10 * n + 1_000
 
 
+def _quadratic(alpha, y, v):
+    # αᵀGα = Σα − (αy)·v, since v = y − K(αy)
+    return alpha.sum() - (alpha * y) @ v
+
+
 def _objective(alpha, y, v):
-    # Σα − ½αᵀGα with αᵀGα = Σα − (αy)·v, since v = y − K(αy)
-    return 0.5 * (alpha.sum() + (alpha * y) @ v)
+    # Σα − ½αᵀGα
+    return alpha.sum() - 0.5 * _quadratic(alpha, y, v)
 
 
 def _smo(rows, diag, y, C, tol, max_iter, history):
@@ -240,6 +245,8 @@ class DualSVM:
     intercept_ : b (0.0 without offset).
     support_ : indices with alpha_i > 0; support_vectors_ : X[support_].
     dual_objective_ : Σ alpha - ½ alphaᵀG alpha.
+    norm_w_ : ‖w‖ = √(alphaᵀG alpha), G_ij = y_i y_j K(x_i, x_j): known even when φ is infinite-dimensional
+        (the margin is 1/‖w‖).
     coef_ : w = Σ alpha_i y_i x_i for kernel="linear", else None.
     n_iter_ : SMO steps taken.
     history_ : dict of lists "iteration", "objective" (dual objective), "violation" (largest
@@ -289,6 +296,7 @@ class DualSVM:
         self.support_vectors_ = X[self.support_]
         self._sv_coef = (alpha * y)[self.support_]
         self.dual_objective_ = float(_objective(alpha, y, v))
+        self.norm_w_ = float(np.sqrt(max(_quadratic(alpha, y, v), 0.0)))
         self.history_ = history.close(self.n_iter_, self.dual_objective_, violation)
         self.kkt_ = _kkt(alpha, y, v, b, C)
         self.coef_ = (alpha * y) @ X if self.kernel == "linear" else None

@@ -119,18 +119,6 @@ def check_int(value, name, *, low=1, high=None):
     return v
 
 
-def cross_gram(kernel_fn, X, X_fit, gram=None):
-    """K(X, X_fit) as float64: computed with kernel_fn, or `gram` checked when the caller already has it
-    (a plot evaluates several models of one kernel on one grid)."""
-    if gram is None:
-        return np.asarray(kernel_fn(X, X_fit), dtype=np.float64)
-    gram = np.asarray(gram, dtype=np.float64)
-    if gram.shape != (X.shape[0], X_fit.shape[0]):
-        raise ValueError(f"gram must be K(X, X_fit) of shape ({X.shape[0]}, {X_fit.shape[0]}) for these points; "
-                         f"got shape {gram.shape}. Pass gram=None to have it computed.")
-    return gram
-
-
 def check_predict_input(model, X, fitted_attr, X_fit):
     """Validate X for predicting with a fitted model: fitted, finite, same features as the training X."""
     if not hasattr(model, fitted_attr):

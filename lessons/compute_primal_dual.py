@@ -55,11 +55,9 @@ def solve(X, y, test, space, fmap, kernel, gamma, degree, coef0, offset, C):
                 "slack": primal.slack_, "n_iter": primal.n_iter_,
                 "Z": primal.decision_function(F_grid).reshape(shape),
             }
-    # ‖w‖² = αᵀGα = 2(Σα − dual objective), known even when w lives in an infinite-dimensional space
-    norm_w = float(np.sqrt(max(2.0 * (dual.alpha_.sum() - dual.dual_objective_), 0.0)))
     out["dual"] = {
         "w": dual.coef_, "b": dual.intercept_, "objective": dual.dual_objective_, "alpha": dual.alpha_,
-        "norm_w": norm_w, "accuracy": float(np.mean(dual.kkt_.margin > 0)), "n_sv": int(dual.support_.size),
+        "norm_w": dual.norm_w_, "accuracy": float(np.mean(dual.kkt_.margin > 0)), "n_sv": int(dual.support_.size),
         "status": dual.kkt_.status, "margin": dual.kkt_.margin, "violation": dual.kkt_.violation,
         "max_violation": dual.kkt_.max_violation, "n_iter": dual.n_iter_,
         "Z": dual.decision_function(F_grid).reshape(shape),

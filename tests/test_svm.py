@@ -80,6 +80,19 @@ def test_lfd_toy_dual_gives_w_one_minus_one_b_minus_one_margin_one_over_root_two
     np.testing.assert_allclose(model.intercept_, -1.0, atol=1e-8)
     np.testing.assert_allclose(1.0 / np.linalg.norm(model.coef_), 1.0 / np.sqrt(2.0), atol=1e-8)
     np.testing.assert_allclose(model.dual_objective_, 1.0, atol=1e-8)    # ½‖w‖² at the optimum
+    np.testing.assert_allclose(model.norm_w_, np.sqrt(2.0), atol=1e-8)
+
+
+@pytest.mark.parametrize("kernel, params", [("linear", {}), ("rbf", {"gamma": 0.7}), ("poly", {"degree": 3, "gamma": 0.5})])
+def test_norm_w_is_root_of_alpha_y_k_alpha_y_with_sklearns_kernel(kernel, params):
+    X = np.random.default_rng(4).normal(size=(30, 2))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.3 * np.sin(5 * X[:, 1]) > 0, 1.0, -1.0)   # w far from 0
+    model = DualSVM(kernel, C=2.0, coef0=1.0, tol=1e-10, **params).fit(X, y)
+    sk = pairwise_kernels(X, metric=kernel, **({"coef0": 1.0} if kernel == "poly" else {}), **params)
+    ay = model.alpha_ * y
+    np.testing.assert_allclose(model.norm_w_, np.sqrt(ay @ sk @ ay), rtol=1e-10)
+    if kernel == "linear":
+        np.testing.assert_allclose(model.norm_w_, np.linalg.norm(model.coef_), rtol=1e-10)
 
 
 def test_lfd_toy_primal_gives_w_one_minus_one_b_minus_one_and_the_dual_alphas():

@@ -172,6 +172,18 @@ def report_slowest():
         print(f"\nslowest rerun {seconds:.2f} s: {what}")
 
 
+def visit_tabs(at, choose, done, label, require_figure=False):
+    """Every tab of the page in turn (only the open one runs), with draws for the controls it shows;
+    require_figure: each tab must draw a figure or an error message."""
+    for key, labels in tab_keys(at).items():
+        for tab in labels[1:]:
+            at.session_state[key] = tab
+            run(at, f"{label} tab {tab}")
+            settle(at, choose, done, f"{label} tab {tab}")
+            if require_figure:
+                assert at.get("plotly_chart") or at.error, f"tab {tab} drew neither a figure nor a message"
+
+
 @pytest.mark.parametrize("page", PAGES)
 @settings(max_examples=8, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -190,12 +202,7 @@ def test_random_control_values_never_raise(page, data, points, only_mine):
     at.switch_page(page)
     run(at, page)
     settle(at, choose, done, f"{page} {drawn}")
-    # every tab in turn (only the open one runs), with draws for the controls it shows
-    for key, labels in tab_keys(at).items():
-        for tab in labels[1:]:
-            at.session_state[key] = tab
-            run(at, f"{page} tab {tab}")
-            settle(at, choose, done, f"{page} tab {tab} {drawn}")
+    visit_tabs(at, choose, done, f"{page} {drawn}")
     assert done - sidebar or at.error, "no control of the page was drawn"
 
 
@@ -216,10 +223,5 @@ def test_every_control_at_its_extreme_together_never_raises(page, scenario):
     at.switch_page(page)
     run(at, page)
     settle(at, choose, done, f"{page} {scenario}")
-    for key, labels in tab_keys(at).items():
-        for tab in labels[1:]:
-            at.session_state[key] = tab
-            run(at, f"{page} {scenario} tab {tab}")
-            settle(at, choose, done, f"{page} {scenario} tab {tab}")
-            assert at.get("plotly_chart") or at.error, f"tab {tab} drew neither a figure nor a message"
+    visit_tabs(at, choose, done, f"{page} {scenario}", require_figure=True)
     assert at.get("plotly_chart") or at.error, "the page drew neither a figure nor a message"
