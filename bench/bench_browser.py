@@ -17,6 +17,14 @@ is measured before and after the pages; its median over both batches is the refe
 `run end`: median ms from the keydown to the end of the script run (the app's script state going
 back to notRunning) for the timed moves; what is left after it is transfer and Plotly drawing.
 
+`new`: median count of Plotly charts mounted anew (a new chart div) by a timed move. Streamlit 1.67 keys
+a plotly_chart's React element by an id hashed from its whole spec, so a chart whose figure changed is
+unmounted and drawn from scratch (Plotly.newPlot, then a second draw once its width is known), never
+updated in place by Plotly.react; this column shows how many charts paid that on the move.
+
+A move counts as a rerun when the server sent any message after the keydown (a run served from the
+caches can finish between two frames, so the script-state attribute is not always seen to change).
+
 Budget: each page's median ≤ 2 × the empty app's median.
 
 For information, bench/one_figure_app.py (one slider moving one 10-point Plotly figure) is timed the
@@ -57,12 +65,21 @@ MAX_PROBED_SLIDERS = 6
 WATCHER_JS = """
 (() => {
   const mode = "%MODE%";
-  const bench = window.__bench = {changes: [], finished: [], keydown: null, fp: null};
+  const bench = window.__bench = {changes: [], finished: [], messages: [], mounts: [], keydown: null, fp: null};
+  const keep = (list, t) => { list.push(t); if (list.length > 200) list.splice(0, 100); };
   document.addEventListener("keydown", () => { bench.keydown = performance.now(); }, true);
+  // every message from the server: a rerun that changes nothing on screen still sends some
+  const NativeWebSocket = window.WebSocket;
+  window.WebSocket = class extends NativeWebSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", () => keep(bench.messages, performance.now()));
+    }
+  };
   new MutationObserver((records) => {
     for (const r of records) {
       if (r.oldValue === "running" && r.target.getAttribute(r.attributeName) === "notRunning") {
-        bench.finished.push(performance.now());
+        keep(bench.finished, performance.now());
       }
     }
   }).observe(document, {subtree: true, attributes: true, attributeOldValue: true,
@@ -78,6 +95,7 @@ WATCHER_JS = """
   const seen = new WeakMap();
   const plotlyPart = (gd) => {
     let s = seen.get(gd);
+    if (!s && bench.fp !== null) keep(bench.mounts, performance.now());  // a new chart div: mounted anew
     if (!s || s.data !== gd.data || s.layout !== gd.layout) {
       let fp;
       try {
@@ -98,7 +116,7 @@ WATCHER_JS = """
   };
   const poll = () => {
     const fp = fingerprint();
-    if (fp !== bench.fp) { bench.fp = fp; bench.changes.push(performance.now()); }
+    if (fp !== bench.fp) { bench.fp = fp; keep(bench.changes, performance.now()); }
   };
   const frame = () => { poll(); requestAnimationFrame(frame); };
   requestAnimationFrame(frame);
@@ -110,6 +128,7 @@ STATE_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   return {state: app ? app.getAttribute("data-test-script-state") : null,
           changes: window.__bench.changes.slice(-1), finished: window.__bench.finished.slice(-1),
+          messages: window.__bench.messages.slice(-1), mounts: window.__bench.mounts.slice(),
           keydown: window.__bench.keydown,
           now: performance.now(), exceptions: document.querySelectorAll('[data-testid="stException"]').length
             + document.querySelectorAll('[role="dialog"]').length};
@@ -225,9 +244,9 @@ def settle(page, after, timeout):
     deadline = time.monotonic() + timeout
     while True:
         s = page.evaluate(STATE_JS)
-        events = s["changes"] + s["finished"]
+        events = s["changes"] + s["finished"] + s["messages"]
         quiet = not events or s["now"] - max(events) > SETTLE_S * 1e3
-        ran = after is None or any(t > after for t in s["finished"] + s["changes"])
+        ran = after is None or any(t > after for t in events)
         if (s["state"] == "notRunning" and quiet and ran) or time.monotonic() > deadline:
             return s
         time.sleep(0.05)
@@ -236,7 +255,7 @@ def settle(page, after, timeout):
 def step(page, slider, key, timeout):
     """Press `key` on the slider (turned round at the end of its range) and wait for the rerun.
     Returns ((ms from keydown to the last redraw or None when nothing redrew, ms from keydown to the
-    end of the script run or None), key used, issues)."""
+    end of the script run or None, Plotly charts mounted anew), key used, issues)."""
     value, low, top = slider.evaluate("e => [Number(e.value), Number(e.min), Number(e.max)]")
     if (key == "ArrowRight" and value >= top) or (key == "ArrowLeft" and value <= low):
         key = "ArrowLeft" if key == "ArrowRight" else "ArrowRight"
@@ -245,16 +264,17 @@ def step(page, slider, key, timeout):
     keydown = page.evaluate("() => window.__bench.keydown")
     s = settle(page, after=keydown, timeout=timeout)
     issues = [f"{s['exceptions']} exception box(es) or dialog(s)"] if s["exceptions"] else []
-    if not any(t > keydown for t in s["finished"] + s["changes"]):
+    if not any(t > keydown for t in s["finished"] + s["changes"] + s["messages"]):
         issues.append(f"no rerun within {timeout:.0f} s")
     redrawn = s["changes"] and s["changes"][-1] > keydown
     done = s["finished"][-1] - keydown if s["finished"] and s["finished"][-1] > keydown else None
-    return ((s["changes"][-1] - keydown if redrawn else None), done), key, issues
+    mounted = sum(t > keydown for t in s["mounts"])
+    return ((s["changes"][-1] - keydown if redrawn else None), done, mounted), key, issues
 
 
 def measure(browser, url, mode, moves):
-    """One page: (slider label, redraw ms, run-end ms of those moves, count of moves that redrew
-    nothing, issues)."""
+    """One page: (slider label, redraw ms, run-end ms of those moves, charts mounted anew in each of those
+    moves, count of moves that redrew nothing, issues)."""
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     try:
         context.add_init_script(WATCHER_JS.replace("%MODE%", mode))
@@ -268,7 +288,7 @@ def measure(browser, url, mode, moves):
             roomy, other = ("ArrowLeft", "ArrowRight") if value - low > top - value else ("ArrowRight", "ArrowLeft")
             # towards the longer side of the range; if nothing redrew, back and one step the other way
             for probe in (roomy, other, other):
-                (latency, _), key, found = step(page, sliders.nth(i), probe, PROBE_TIMEOUT_S)
+                (latency, _, _), key, found = step(page, sliders.nth(i), probe, PROBE_TIMEOUT_S)
                 issues += found
                 if latency is not None:
                     chosen = sliders.nth(i)
@@ -276,14 +296,16 @@ def measure(browser, url, mode, moves):
             if chosen is not None:
                 break
         if chosen is None:
-            return None, [], [], 0, sorted(set(issues + ["no main-area slider redraws the page"]))
+            return None, [], [], [], 0, sorted(set(issues + ["no main-area slider redraws the page"]))
         label = chosen.get_attribute("aria-label") or "?"
-        times, dones, still, last_redrew = [], [], 0, True
+        times, dones, mounts, still, last_redrew = [], [], [], 0, True
         for _ in range(moves):
-            (latency, done), key, found = step(page, chosen, key, MOVE_TIMEOUT_S)
+            (latency, done, mounted), key, found = step(page, chosen, key, MOVE_TIMEOUT_S)
             issues += found
             if latency is not None and done is not None:
                 dones.append(done)
+            if latency is not None:
+                mounts.append(mounted)
             if latency is None:
                 still += 1
                 if last_redrew:  # the figure went flat this way: go back the other way (once)
@@ -291,7 +313,7 @@ def measure(browser, url, mode, moves):
             else:
                 times.append(latency)
             last_redrew = latency is not None
-        return label, times, dones, still, sorted(set(issues))
+        return label, times, dones, mounts, still, sorted(set(issues))
     finally:
         context.close()
 
@@ -321,15 +343,16 @@ def main():
             warm.wait_for_selector('[data-testid="stMain"] .js-plotly-plot', timeout=LOAD_TIMEOUT_S * 1e3)
             warm.close()
             first = args.moves // 2 + 1
-            _, empty_times, empty_dones, _, empty_err = measure(browser, empty.url, "text", first)
+            _, empty_times, empty_dones, _, _, empty_err = measure(browser, empty.url, "text", first)
             rows = []
             for stem, url in pages:
                 try:
                     rows.append((stem, *measure(browser, f"{app.url}/{url}", "plotly", args.moves)))
                 except Exception as exc:  # a page that cannot be driven is a failure row
-                    rows.append((stem, None, [], [], 0, [f"{type(exc).__name__}: {str(exc).splitlines()[0]}"]))
-            _, more, more_dones, _, more_err = measure(browser, empty.url, "text", args.moves - first + 1)
-            _, floor_times, floor_dones, floor_still, floor_err = measure(browser, floor_app.url, "plotly", args.moves)
+                    rows.append((stem, None, [], [], [], 0, [f"{type(exc).__name__}: {str(exc).splitlines()[0]}"]))
+            _, more, more_dones, _, _, more_err = measure(browser, empty.url, "text", args.moves - first + 1)
+            _, floor_times, floor_dones, floor_mounts, floor_still, floor_err = measure(browser, floor_app.url,
+                                                                                         "plotly", args.moves)
         finally:
             browser.close()
 
@@ -340,28 +363,29 @@ def main():
     print(machine_line(start))
     print(f"Headless Chromium, slider keydown → last redraw of the page's figures; median of {args.moves} moves; "
           f"budget: median <= {BUDGET_RATIO:.0f} × empty app")
-    head = (f"{'page':<22} {'median ms':>9} {'min':>6} {'max':>6} {'run end':>7} {'still':>5} {'× empty':>7}  {'':4}  "
-            "slider / issues")
+    head = (f"{'page':<22} {'median ms':>9} {'min':>6} {'max':>6} {'run end':>7} {'new':>3} {'still':>5} "
+            f"{'× empty':>7}  {'':4}  slider / issues")
     print(head)
     print("-" * len(head))
     med = lambda xs: statistics.median(xs) if xs else float("nan")  # noqa: E731
     print(f"{'empty one-slider app':<22} {ref:9.0f} {min(empty_times, default=float('nan')):6.0f} "
-          f"{max(empty_times, default=float('nan')):6.0f} {med(empty_dones):7.0f} {'':5} {1.0:7.2f}  {'':4}  value  "
-          f"{'; '.join(empty_err)}")
+          f"{max(empty_times, default=float('nan')):6.0f} {med(empty_dones):7.0f} {'':3} {'':5} {1.0:7.2f}  {'':4}  "
+          f"value  {'; '.join(empty_err)}")
     failed = bool(empty_err) or not empty_times
     if floor_times:
         print(f"{'floor: 1 slider, 1 fig':<22} {med(floor_times):9.0f} {min(floor_times):6.0f} {max(floor_times):6.0f} "
-              f"{med(floor_dones):7.0f} {floor_still:5d} {med(floor_times) / ref:7.2f}  info  value  {'; '.join(floor_err)}")
-    for stem, label, times, dones, still, issues in rows:
+              f"{med(floor_dones):7.0f} {med(floor_mounts):3.0f} {floor_still:5d} {med(floor_times) / ref:7.2f}  info  "
+              f"value  {'; '.join(floor_err)}")
+    for stem, label, times, dones, mounts, still, issues in rows:
         if not times:
-            print(f"{stem:<22} {'-':>9} {'-':>6} {'-':>6} {'-':>7} {still:5d} {'-':>7}  FAIL  {label or ''}  "
+            print(f"{stem:<22} {'-':>9} {'-':>6} {'-':>6} {'-':>7} {'-':>3} {still:5d} {'-':>7}  FAIL  {label or ''}  "
                   f"{'; '.join(issues)}")
             failed = True
             continue
         ok = med(times) <= BUDGET_RATIO * ref and not issues
         failed |= not ok
-        print(f"{stem:<22} {med(times):9.0f} {min(times):6.0f} {max(times):6.0f} {med(dones):7.0f} {still:5d} "
-              f"{med(times) / ref:7.2f}  {'PASS' if ok else 'FAIL'}  {label}  {'; '.join(issues)}")
+        print(f"{stem:<22} {med(times):9.0f} {min(times):6.0f} {max(times):6.0f} {med(dones):7.0f} {med(mounts):3.0f} "
+              f"{still:5d} {med(times) / ref:7.2f}  {'PASS' if ok else 'FAIL'}  {label}  {'; '.join(issues)}")
     return 1 if failed else 0
 
 
