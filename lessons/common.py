@@ -9,6 +9,7 @@ import functools
 import hashlib
 import re
 import threading
+import types
 
 import numpy as np
 import pyarrow as pa
@@ -281,7 +282,70 @@ def _restore_points_from_url():
         _set_points(points)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+def _digest(value):
+    """A hashable stand-in for a memoized function's argument: arrays by shape, dtype and a BLAKE2 digest of
+    their bytes; tuples, lists and mappings element by element; anything else as its type and itself."""
+    if isinstance(value, np.ndarray):
+        return value.shape, value.dtype.str, hashlib.blake2b(np.ascontiguousarray(value).data, digest_size=16).digest()
+    if isinstance(value, (tuple, list)):
+        return type(value).__name__, tuple(_digest(v) for v in value)
+    if isinstance(value, (dict, types.MappingProxyType)):
+        return "dict", tuple((k, _digest(v)) for k, v in value.items())
+    hash(value)  # a type this cache does not know raises here instead of colliding later
+    return type(value).__name__, value  # 1, 1.0 and True are equal keys otherwise
+
+
+def _freeze(value):
+    """value made safe to share between sessions: numpy arrays read-only (in place: the memory owns them),
+    dicts as read-only mappings, lists as tuples, recursively; anything else (a figure, a fitted model) as it is."""
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+        return value
+    if isinstance(value, dict):
+        return types.MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    if type(value) is tuple:
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def memo(max_entries=64):
+    """Decorator: the function with a process-wide LRU memory of its last max_entries results, shared by
+    every session (the pages' cache for core calls and figures).
+
+    Not st.cache_data / st.cache_resource: on every call they inspect the function's signature and hash
+    every argument, and st.cache_data unpickles a copy of the result on every hit: 0.29 ms per hit of
+    Lesson 4's fit_pegasos-shaped call against 0.01 ms here (BLAKE2 digests of the arrays). Under a lecture's
+    load that overhead is paid by every rerun, on one interpreter. Results are shared, so they are frozen
+    (_freeze): a page that tried to change one would fail loudly instead of changing what every other
+    student sees. An exception is raised, not remembered.
+    """
+    def decorate(fn):
+        memory = collections.OrderedDict()
+        lock = threading.Lock()
+
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            key = (_digest(args), _digest(kwargs))
+            with lock:
+                if key in memory:
+                    memory.move_to_end(key)
+                    return memory[key]
+            result = _freeze(fn(*args, **kwargs))
+            with lock:
+                memory[key] = result
+                while len(memory) > max_entries:
+                    memory.popitem(last=False)
+            return result
+
+        call.memory = memory
+        return call
+
+    return decorate
+
+
+@memo(max_entries=64)
 def _load(name, n, noise, seed, points, only_mine):
     if only_mine:
         if not points:
@@ -294,10 +358,7 @@ def _load(name, n, noise, seed, points, only_mine):
         if points:
             X = np.vstack([X, np.array([p[:2] for p in points], dtype=np.float64)])
             y = np.concatenate([y, np.array([p[2] for p in points], dtype=np.float64)])
-    X, y = check_X_y(X, y)
-    X.setflags(write=False)
-    y.setflags(write=False)
-    return X, y
+    return check_X_y(X, y)
 
 
 # held-out points come from the same generator and settings with this seed offset
@@ -326,48 +387,6 @@ def table(columns, **kwargs):
     """st.dataframe of a dict of columns, sent as a pyarrow Table without an index column: Streamlit then
     skips pandas (measured 1–3 ms per table on every rerun). Name a column for the row number if it matters."""
     return st.dataframe(pa.table(columns), hide_index=True, **kwargs)
-
-
-def _digest(value):
-    """A hashable stand-in for a figure builder's argument: arrays by shape, dtype and a BLAKE2 digest of
-    their bytes; tuples, lists and dicts element by element; anything else as its type and itself."""
-    if isinstance(value, np.ndarray):
-        return value.shape, value.dtype.str, hashlib.blake2b(np.ascontiguousarray(value).data, digest_size=16).digest()
-    if isinstance(value, (tuple, list)):
-        return type(value).__name__, tuple(_digest(v) for v in value)
-    if isinstance(value, dict):
-        return "dict", tuple((k, _digest(v)) for k, v in value.items())
-    hash(value)  # a type this cache does not know raises here instead of colliding later
-    return type(value).__name__, value  # 1, 1.0 and True are equal keys otherwise
-
-
-def cached_figure(builder, max_entries=64):
-    """builder with a process-wide LRU memory of its last max_entries figures, shared by every session.
-
-    Not st.cache_resource: its hashing cost ~0.5 ms per call on a decision figure's arrays, and a page
-    draws up to five figures on every rerun, cached or not; a BLAKE2 digest of the same arrays takes
-    ~0.1 ms. The figure is shared between sessions; pages only draw it (figures.figure keeps the dict
-    st.plotly_chart sends), never modify it.
-    """
-    memory = collections.OrderedDict()
-    lock = threading.Lock()
-
-    @functools.wraps(builder)
-    def build(*args, **kwargs):
-        key = (_digest(args), _digest(kwargs))
-        with lock:
-            if key in memory:
-                memory.move_to_end(key)
-                return memory[key]
-        fig = builder(*args, **kwargs)
-        with lock:
-            memory[key] = fig
-            while len(memory) > max_entries:
-                memory.popitem(last=False)
-        return fig
-
-    build.memory = memory
-    return build
 
 
 def boundary_chart(fig, key):

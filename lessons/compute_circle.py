@@ -1,10 +1,9 @@
-"""Lesson 2's cached core call and figure builders, in an imported module so Streamlit decorates them once
-per process (a page script's decorators run again, and hash the function source, on every rerun)."""
+"""Lesson 2's core calls and figure builders, memoized once per process (common.memo) and shared by
+every session; in an imported module, so the memory outlives each rerun of the page script."""
 
 import inspect
 
 import numpy as np
-import streamlit as st
 
 from figures.lift import back_figure as _back_figure, lift_figure as _lift_figure
 from kernel_core.feature_maps import FEATURE_MAPS
@@ -18,12 +17,12 @@ FIT_INTERCEPT = {"circle": False, "paraboloid": True}
 MARGIN_TOL = 1e-6
 PRIMAL_SOURCE = inspect.getsource(PrimalSVM.fit)
 
-# each figure is built once per distinct input (see common.cached_figure): the 3-D one keeps its bytes,
+# each figure is built once per distinct input (see common.memo): the 3-D one keeps its bytes,
 # so its camera stays where the student turned it
-lift_figure, back_figure = map(common.cached_figure, (_lift_figure, _back_figure))
+lift_figure, back_figure = map(common.memo(), (_lift_figure, _back_figure))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def fit_lift(X, y, lift, C):
     """Lift by φ, fit the max-margin plane in the primal, evaluate both planes on the data and a grid."""
     fm = FEATURE_MAPS[lift]

@@ -1,11 +1,10 @@
-"""Lesson 1's cached core calls and figure builders, in an imported module so Streamlit decorates
-them once per process (a page script's decorators run again, and hash the function source, on every rerun)."""
+"""Lesson 1's core calls and figure builders, memoized once per process (common.memo) and shared by
+every session; in an imported module, so the memory outlives each rerun of the page script."""
 
 import functools
 import inspect
 
 import numpy as np
-import streamlit as st
 
 from figures.feature_maps import cost_figure, taylor_error_figure, taylor_figure
 from figures.regression import history_figure, two_fits_figure
@@ -38,16 +37,16 @@ def map_source(name):
     return inspect.getsource(fm.phi) + "\n\n" + inspect.getsource(fm.kernel)
 
 
-cost_fig = common.cached_figure(cost_figure)
-taylor_fig = common.cached_figure(taylor_figure)
-taylor_error_fig = common.cached_figure(taylor_error_figure)
-fits_fig = common.cached_figure(two_fits_figure)
-loss_fig = common.cached_figure(history_figure)
+cost_fig = common.memo()(cost_figure)
+taylor_fig = common.memo()(taylor_figure)
+taylor_error_fig = common.memo()(taylor_error_figure)
+fits_fig = common.memo()(two_fits_figure)
+loss_fig = common.memo()(history_figure)
 
 
 # ---------------------------------------------------------------- cached core calls
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def kernel_check(name, x, z):
     """φ(x), φ(z), their inner product computed in feature space, and K(x, z) from the kernel formula."""
     fm = FEATURE_MAPS[name]
@@ -58,7 +57,7 @@ def kernel_check(name, x, z):
     return {"phi_x": phi_x, "phi_z": phi_z, "terms": phi_x * phi_z, "dot": dot, "K": K, "diff": dot - K}
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def costs(d):
     """Operation counts of (1 + x·z)^p, explicit and kernel, for p = 1..P_MAX in d dimensions."""
     counts = [operation_counts(d, p) for p in range(1, P_MAX + 1)]
@@ -68,7 +67,7 @@ def costs(d):
             **{f: np.array([getattr(c, f) for c in counts], dtype=np.int64) for f in fields}}
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def taylor(gamma, z, m):
     """Exact Gaussian and its m-term Taylor approximation along x, and the error for every m."""
     zz = np.array([z])
@@ -81,7 +80,7 @@ def taylor(gamma, z, m):
     }
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def cubic_fit(x, y, eta_ratio, T, stochastic, seed):
     """GD on θ with φ = (1, x, x², x³) and on β with the matching kernel, same η, T and sample order."""
     K = CUBIC.kernel(x)

@@ -1,12 +1,11 @@
-"""Lesson 5's cached core calls and figure builders, in an imported module so Streamlit decorates them once
-per process (a page script's decorators run again, and hash the function source, on every rerun)."""
+"""Lesson 5's core calls and figure builders, memoized once per process (common.memo) and shared by
+every session; in an imported module, so the memory outlives each rerun of the page script."""
 
 import functools
 import inspect
 import warnings
 
 import numpy as np
-import streamlit as st
 
 from figures import boundary, mercer
 from kernel_core.formula import parse_kernel
@@ -43,9 +42,9 @@ WARPS = {"bump": ("f(x) = exp(−‖x‖²)", _f_bump), "first": ("f(x) = x₁",
          "affine": ("f(x) = 1 + x₂", _f_affine)}
 CHECK_PSD_SOURCE = inspect.getsource(check_psd)
 
-# each figure is built once per distinct input (see common.cached_figure)
+# each figure is built once per distinct input (see common.memo)
 decision_figure, certificate_figure, gram_heatmap, spectrum_figure = map(
-    common.cached_figure, (boundary.decision_figure, mercer.certificate_figure, mercer.gram_heatmap,
+    common.memo(), (boundary.decision_figure, mercer.certificate_figure, mercer.gram_heatmap,
                            mercer.spectrum_figure))
 
 
@@ -57,7 +56,7 @@ def rule_source(name):
 
 # ---------------------------------------------------------------- cached core calls
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def gram_points(X, y):
     """At most MAX_POINTS of the points (a fixed random subset), class −1 first: the heatmap shows two blocks."""
     idx = np.arange(X.shape[0])
@@ -77,13 +76,13 @@ def _report(K):
     }
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def analyze_kernel(Xs, kernel, gamma, degree, coef0):
     """check_psd on the Gram matrix of a registry kernel."""
     return _report(make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)(Xs))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def analyze_rule(Xs, rule, k1, k2, c, coefs, warp):
     """Build a kernel with one closure rule from the base kernels and check its Gram matrix."""
     base1, base2 = make_kernel(**BASE_KERNELS[k1][1]), make_kernel(**BASE_KERNELS[k2][1])
@@ -92,24 +91,24 @@ def analyze_rule(Xs, rule, k1, k2, c, coefs, warp):
     return _report(CLOSURE_RULES[rule].build(*arguments)(Xs))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def analyze_scaled(Xs, k1, c):
     """check_psd of c·K₁ itself, to show why the scale rule must refuse c ≤ 0."""
     return _report(c * make_kernel(**BASE_KERNELS[k1][1])(Xs))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def analyze_invalid(Xs, name):
     return _report(INVALID_KERNELS[name].kernel(Xs))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def analyze_formula(Xs, expr, params):
     """Parse the formula (never eval'd) and check its Gram matrix on the points."""
     return _report(parse_kernel(expr, **dict(params))(Xs))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def fit_formula_svm(X, y, expr, params, C):
     """DualSVM with the parsed formula as its kernel, and f on the grid."""
     k = parse_kernel(expr, **dict(params))

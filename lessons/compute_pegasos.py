@@ -1,11 +1,10 @@
-"""Lesson 4's cached core calls and figure builders, in an imported module so Streamlit decorates them once
-per process (a page script's decorators run again, and hash the function source, on every rerun)."""
+"""Lesson 4's core calls and figure builders, memoized once per process (common.memo) and shared by
+every session; in an imported module, so the memory outlives each rerun of the page script."""
 
 import inspect
 import warnings
 
 import numpy as np
-import streamlit as st
 
 from figures import boundary, pegasos
 from kernel_core.grid import make_grid
@@ -17,22 +16,22 @@ from lessons import common
 
 PEGASOS_SOURCE = inspect.getsource(KernelPegasos.fit)
 
-# each figure is built once per distinct input (see common.cached_figure)
+# each figure is built once per distinct input (see common.memo)
 decision_figure, objective_figure, alpha_animation, perceptron_figure, mistakes_figure = map(
-    common.cached_figure, (boundary.decision_figure, pegasos.objective_figure, pegasos.alpha_animation,
+    common.memo(), (boundary.decision_figure, pegasos.objective_figure, pegasos.alpha_animation,
                            pegasos.perceptron_figure, pegasos.mistakes_figure))
 
 
 # ---------------------------------------------------------------- cached core calls
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def _pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed):
     """The fitted model itself (its kernel is a closure, so it is shared, never pickled or mutated)."""
     return KernelPegasos(kernel, lam=lam, n_iter=T, gamma=gamma, degree=degree, coef0=coef0,
                          random_state=seed).fit(X, y)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def fit_pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed):
     """Algorithm 1's output and history."""
     model = _pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed)
@@ -47,7 +46,7 @@ def fit_pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed):
     }
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def exact_optimum(X, y, kernel, gamma, degree, coef0, lam):
     """The exact optimum of Pegasos' objective from the SVM dual (it does not depend on T or the seed)."""
     n = X.shape[0]
@@ -60,7 +59,7 @@ def exact_optimum(X, y, kernel, gamma, degree, coef0, lam):
             "warnings": [str(w.message) for w in caught]}
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@common.memo(max_entries=8)
 def _grid_gram(X, kernel, gamma, degree, coef0):
     """The plot grid and K(grid, X), computed once for a kernel and data: every replay step and the
     perceptron's plot are then a matrix-vector product (read-only: shared by all sessions)."""
@@ -70,7 +69,7 @@ def _grid_gram(X, kernel, gamma, degree, coef0):
     return grid, gram
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@common.memo(max_entries=64)
 def pegasos_surface(X, y, kernel, gamma, degree, coef0, lam, T, seed, k, iterate):
     """f on the grid for snapshot k of α̂_t or α^t, through the core's decision_function."""
     model = _pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed)
@@ -80,7 +79,7 @@ def pegasos_surface(X, y, kernel, gamma, degree, coef0, lam, T, seed, k, iterate
     return {"xs": grid.x, "ys": grid.y, "Z": Z}
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def fit_perceptron(X, y, kernel, gamma, degree, coef0, max_epochs):
     """Mistake counts, convergence and mistakes per epoch, with f on the grid."""
     with warnings.catch_warnings():

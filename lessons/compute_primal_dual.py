@@ -1,11 +1,10 @@
-"""Lesson 3's cached core calls and figure builders, in an imported module so Streamlit decorates them once
-per process (a page script's decorators run again, and hash the function source, on every rerun)."""
+"""Lesson 3's core calls and figure builders, memoized once per process (common.memo) and shared by
+every session; in an imported module, so the memory outlives each rerun of the page script."""
 
 import inspect
 import warnings
 
 import numpy as np
-import streamlit as st
 
 from figures.svm import alpha_bars as _alpha_bars, primal_dual_figure as _primal_dual_figure
 from kernel_core import svm
@@ -23,11 +22,11 @@ SKLEARN_MAX_ITER = 500_000
 # the dual solver's code shown on the page, by "with offset b": SMO, else coordinate descent
 SOLVER_SOURCE = {True: inspect.getsource(svm._smo), False: inspect.getsource(svm._coordinate_descent)}
 
-# each figure is built once per distinct input (see common.cached_figure)
-alpha_bars, primal_dual_figure = map(common.cached_figure, (_alpha_bars, _primal_dual_figure))
+# each figure is built once per distinct input (see common.memo)
+alpha_bars, primal_dual_figure = map(common.memo(), (_alpha_bars, _primal_dual_figure))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def solve(X, y, test, space, fmap, kernel, gamma, degree, coef0, offset, C):
     """Primal (interior point on explicit features) and dual (SMO) fitted independently, plus a grid
     and the accuracy on the held-out sample test = (X_test, y_test) or None."""
@@ -67,7 +66,7 @@ def solve(X, y, test, space, fmap, kernel, gamma, degree, coef0, offset, C):
     return out
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def sklearn_fit(X, y, space, fmap, kernel, gamma, degree, coef0, C):
     """scikit-learn's SVC (libsvm) on the same data and kernel, for comparison only."""
     from sklearn.svm import SVC

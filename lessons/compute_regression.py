@@ -1,10 +1,9 @@
-"""Lesson 6's cached core calls and figure builders, in an imported module so Streamlit decorates them once
-per process (a page script's decorators run again, and hash the function source, on every rerun)."""
+"""Lesson 6's core calls and figure builders, memoized once per process (common.memo) and shared by
+every session; in an imported module, so the memory outlives each rerun of the page script."""
 
 import inspect
 
 import numpy as np
-import streamlit as st
 
 from figures.boundary import decision_figure
 from figures.regression import bumps_figure, history_figure, two_fits_figure
@@ -25,16 +24,16 @@ TAYLOR_TOL = 1e-9
 RIDGE_SOURCE = inspect.getsource(KernelRidge.fit)
 LOGISTIC_SOURCE = inspect.getsource(KernelLogisticRegression.fit)
 
-# each figure is built once per distinct input (see common.cached_figure)
-fits_fig = common.cached_figure(two_fits_figure)
-bumps_fig = common.cached_figure(bumps_figure)
-history_fig = common.cached_figure(history_figure)
-boundary_fig = common.cached_figure(decision_figure)
+# each figure is built once per distinct input (see common.memo)
+fits_fig = common.memo()(two_fits_figure)
+bumps_fig = common.memo()(bumps_figure)
+history_fig = common.memo()(history_figure)
+boundary_fig = common.memo()(decision_figure)
 
 
 # ---------------------------------------------------------------- cached core calls
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def fit_ridge(x, y, kernel, gamma, degree, coef0, lam):
     """Kernel ridge: β from (K + λI)β = y, f on a 1-D grid and each representer term β_j K(x_j, ·)."""
     model = KernelRidge(kernel, lam=lam, gamma=gamma, degree=degree, coef0=coef0).fit(x, y)
@@ -68,7 +67,7 @@ def explicit_map(X, kernel, gamma, degree, coef0):
     return None, "This kernel's feature map is infinite-dimensional, so only the β update can run — the point of the trick."
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def fit_descent(x, y, kernel, gamma, degree, coef0, eta_ratio, T, stochastic, seed):
     """Kernel LMS (β ← β + η(y − Kβ)) and, where the kernel has a finite map, LMS on θ with the same
     η, T and sample order."""
@@ -90,7 +89,7 @@ def fit_descent(x, y, kernel, gamma, degree, coef0, eta_ratio, T, stochastic, se
     return out
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@common.memo(max_entries=32)
 def fit_logistic(X, y, kernel, gamma, degree, coef0, lam, T):
     """Kernel logistic regression by gradient descent on β; the logit f on the grid, J(β) per step."""
     model = KernelLogisticRegression(kernel, lam=lam, n_iter=T, gamma=gamma, degree=degree, coef0=coef0).fit(X, y)

@@ -1,9 +1,9 @@
-"""common.cached_figure: one build per distinct input, whatever objects carry it, and a bounded memory."""
+"""common.memo: one call per distinct input, whatever objects carry it; shared results frozen; a bounded memory."""
 
 import numpy as np
 import pytest
 
-from lessons.common import cached_figure
+from lessons.common import memo
 
 
 def counting(max_entries=64):
@@ -13,7 +13,7 @@ def counting(max_entries=64):
         calls.append((args, kwargs))
         return object()
 
-    return cached_figure(builder, max_entries=max_entries), calls
+    return memo(max_entries=max_entries)(builder), calls
 
 
 def test_equal_arrays_in_new_objects_hit_and_any_changed_value_misses():
@@ -54,3 +54,38 @@ def test_an_argument_it_cannot_key_raises():
     for unhashable in ({1, 2}, bytearray(b"x")):
         with pytest.raises(TypeError):
             build(unhashable)
+
+
+def test_results_are_frozen_so_one_session_cannot_change_anothers():
+    @memo()
+    def fit(n):
+        return {"alpha": np.arange(float(n)), "parts": {"w": np.ones(2)}, "warnings": ["w1"], "n": n}
+
+    result = fit(3)
+    with pytest.raises(ValueError, match="read-only"):
+        result["alpha"][0] = 9.0
+    with pytest.raises(ValueError, match="read-only"):
+        result["parts"]["w"] += 1.0
+    with pytest.raises(TypeError):
+        result["n"] = 4
+    with pytest.raises(TypeError):
+        result["parts"]["w"] = None
+    assert result["warnings"] == ("w1",)
+    assert {**result}["n"] == 3            # still reads and unpacks as a mapping
+    assert fit(3) is result and fit(3)["alpha"][0] == 0.0
+
+
+def test_an_exception_is_raised_every_time_and_never_remembered():
+    calls = []
+
+    @memo()
+    def fit(x):
+        calls.append(x)
+        if x < 0:
+            raise ValueError("x must be >= 0; pick a larger x")
+        return x
+
+    for _ in range(2):
+        with pytest.raises(ValueError, match="larger x"):
+            fit(-1)
+    assert calls == [-1, -1] and not fit.memory
