@@ -45,7 +45,7 @@ CHECK_PSD_SOURCE = inspect.getsource(check_psd)
 # each figure is built once per distinct input (see common.memo)
 decision_figure, certificate_figure, gram_heatmap, spectrum_figure = map(
     common.memo(), (boundary.decision_figure, mercer.certificate_figure, mercer.gram_heatmap,
-                           mercer.spectrum_figure))
+                    mercer.spectrum_figure))
 
 
 @functools.cache

@@ -19,14 +19,14 @@ PEGASOS_SOURCE = inspect.getsource(KernelPegasos.fit)
 # each figure is built once per distinct input (see common.memo)
 decision_figure, objective_figure, alpha_animation, perceptron_figure, mistakes_figure = map(
     common.memo(), (boundary.decision_figure, pegasos.objective_figure, pegasos.alpha_animation,
-                           pegasos.perceptron_figure, pegasos.mistakes_figure))
+                    pegasos.perceptron_figure, pegasos.mistakes_figure))
 
 
 # ---------------------------------------------------------------- cached core calls
 
 @common.memo(max_entries=32)
 def _pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed):
-    """The fitted model itself (its kernel is a closure, so it is shared, never pickled or mutated)."""
+    """The fitted model itself (shared by every session, never mutated)."""
     return KernelPegasos(kernel, lam=lam, n_iter=T, gamma=gamma, degree=degree, coef0=coef0,
                          random_state=seed).fit(X, y)
 
@@ -65,7 +65,6 @@ def _grid_gram(X, kernel, gamma, degree, coef0):
     perceptron's plot are then a matrix-vector product (read-only: shared by all sessions)."""
     grid = make_grid(X, n=common.GRID_POINTS)
     gram = np.asarray(make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)(grid.points, X), dtype=np.float64)
-    gram.flags.writeable = False
     return grid, gram
 
 
