@@ -19,8 +19,8 @@ back to notRunning) for the timed moves; what is left after it is transfer and P
 
 `new`: median count of Plotly charts mounted anew (a new chart div) by a timed move. Streamlit 1.67 keys
 a plotly_chart's React element by an id hashed from its whole spec, so a chart whose figure changed is
-unmounted and drawn from scratch (Plotly.newPlot, then a second draw once its width is known), never
-updated in place by Plotly.react; this column shows how many charts paid that on the move.
+unmounted and drawn from scratch (Plotly.newPlot), never updated in place by Plotly.react; this column
+shows how many charts paid that on the move.
 
 A move counts as a rerun when the server sent any message after the keydown (a run served from the
 caches can finish between two frames, so the script-state attribute is not always seen to change).
