@@ -157,6 +157,14 @@ def machine_line(start):
             "(other work on the machine skews every number)")
 
 
+def print_table_head(start, title, head):
+    """The machine over the run (machine_line), the table's title, its column heads and a rule under them."""
+    print(machine_line(start))
+    print(title)
+    print(head)
+    print("-" * len(head))
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -360,13 +368,10 @@ def main():
     empty_dones += more_dones
     empty_err = sorted(set(empty_err + more_err))
     ref = statistics.median(empty_times) if empty_times else float("nan")
-    print(machine_line(start))
-    print(f"Headless Chromium, slider keydown → last redraw of the page's figures; median of {args.moves} moves; "
-          f"budget: median <= {BUDGET_RATIO:.0f} × empty app")
-    head = (f"{'page':<22} {'median ms':>9} {'min':>6} {'max':>6} {'run end':>7} {'new':>3} {'still':>5} "
-            f"{'× empty':>7}  {'':4}  slider / issues")
-    print(head)
-    print("-" * len(head))
+    print_table_head(start, f"Headless Chromium, slider keydown → last redraw of the page's figures; median of "
+                            f"{args.moves} moves; budget: median <= {BUDGET_RATIO:.0f} × empty app",
+                     f"{'page':<22} {'median ms':>9} {'min':>6} {'max':>6} {'run end':>7} {'new':>3} {'still':>5} "
+                     f"{'× empty':>7}  {'':4}  slider / issues")
     med = lambda xs: statistics.median(xs) if xs else float("nan")  # noqa: E731
     print(f"{'empty one-slider app':<22} {ref:9.0f} {min(empty_times, default=float('nan')):6.0f} "
           f"{max(empty_times, default=float('nan')):6.0f} {med(empty_dones):7.0f} {'':3} {'':5} {1.0:7.2f}  {'':4}  "

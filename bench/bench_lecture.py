@@ -55,7 +55,7 @@ from streamlit.proto.Slider_pb2 import Slider
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_browser import Server, app_pages, machine_line, machine_state  # noqa: E402
+from bench_browser import Server, app_pages, machine_state, print_table_head  # noqa: E402
 
 BUDGET_P95_MS = 1000.0
 # both named on the command line: .streamlit/config.toml turns the collection off, so no flag would not
@@ -325,13 +325,12 @@ def run_lecture(config, pages, args):
 
 
 def report(results, args):
-    print(machine_line(args.machine_at_start))
-    print(f"Lecture ({args.script}): {args.students} students on 127.0.0.1, one slider move each ~{args.interval:g} s "
-          f"(×0.5..1.5), {args.duration:g} s; budget: 0 errors, p95 move latency <= {BUDGET_P95_MS:.0f} ms")
-    head = (f"{'config':<26} {'moves':>6} {'reruns/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} "
-            f"{'open p95':>8} {'late':>5} {'errors':>6} {'RSS start':>9} {'RSS end':>8} {'peak RSS':>8}  ")
-    print(head)
-    print("-" * len(head))
+    print_table_head(args.machine_at_start,
+                     f"Lecture ({args.script}): {args.students} students on 127.0.0.1, one slider move each "
+                     f"~{args.interval:g} s (×0.5..1.5), {args.duration:g} s; budget: 0 errors, p95 move latency <= "
+                     f"{BUDGET_P95_MS:.0f} ms",
+                     f"{'config':<26} {'moves':>6} {'reruns/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} "
+                     f"{'open p95':>8} {'late':>5} {'errors':>6} {'RSS start':>9} {'RSS end':>8} {'peak RSS':>8}  ")
     failed = False
     for r in results:
         lec = r["lecture"]

@@ -37,7 +37,7 @@ from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_browser import Server, app_page_entries, app_pages, machine_line, machine_state  # noqa: E402
+from bench_browser import Server, app_page_entries, app_pages, machine_state, print_table_head  # noqa: E402
 from bench_lecture import Session, StudentError, warm_up  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -207,13 +207,10 @@ def main():
                    **websocket_times("bench/empty_app.py", empty, args.repeats, *nogc)}
 
     empty_ms = results["empty one-slider app"][0]
-    print(machine_line(start))
-    print(f"AppTest (as the server runs scripts), median of {args.repeats} reruns after one warm-up run; "
-          f"budgets: rerun <= {BUDGET_MS:.0f} ms, each figure <= {BUDGET_BYTES:,} bytes")
-    head = (f"{'page':<22} {'rerun ms':>8} {'× empty':>7} {'ws ms':>6} {'ws noGC':>7} {'move ms':>7} {'figs':>4} {'max fig B':>9} "
-            f"{'all figs B':>10}  {'time':<4}  {'size':<4}  figure bytes / errors")
-    print(head)
-    print("-" * len(head))
+    print_table_head(start, f"AppTest (as the server runs scripts), median of {args.repeats} reruns after one warm-up "
+                            f"run; budgets: rerun <= {BUDGET_MS:.0f} ms, each figure <= {BUDGET_BYTES:,} bytes",
+                     f"{'page':<22} {'rerun ms':>8} {'× empty':>7} {'ws ms':>6} {'ws noGC':>7} {'move ms':>7} "
+                     f"{'figs':>4} {'max fig B':>9} {'all figs B':>10}  {'time':<4}  {'size':<4}  figure bytes / errors")
     failed = False
     for name, r in results.items():
         if isinstance(r, str):
