@@ -132,19 +132,21 @@ def lesson():
                 icon=":material/info:")
 
     common.table(comparison_table(result), width="stretch")
-    m1, m2, m3, m4, m5 = st.columns(5)
-    m1.metric("duality gap", f"{primal['objective'] - dual['objective']:.2e}" if primal else "—",
-              help="Primal objective − dual objective: zero at the optimum (strong duality); what is left is the "
-                   "solvers' tolerance.")
-    m2.metric("margin 1/‖w‖", f"{1.0 / dual['norm_w']:.4f}" if dual["norm_w"] > 0 else "∞")
-    m3.metric("train / test accuracy",
-              # whole percents keep the value readable in a fifth of the page on a projector
-              f"{dual['accuracy']:.0%} / " + (f"{dual['test_accuracy']:.0%}" if dual["test_accuracy"] is not None else "—"),
-              help="Test: a fresh sample from the same generator and settings (another seed), never seen in training. "
-                   "The table above gives the training accuracy to four decimals.")
-    m4.metric("support vectors", f"{dual['n_sv']} / {y.size}")
-    m5.metric("E_cv ≤ #SV/N", f"{dual['n_sv'] / y.size:.3f}",
-              help="Learning From Data: the leave-one-out error E_cv is at most (#support vectors) / N.")
+    with common.metric_row():
+        st.metric("duality gap", f"{primal['objective'] - dual['objective']:.2e}" if primal else "—",
+                  help="Primal objective − dual objective: zero at the optimum (strong duality); what is left is the "
+                       "solvers' tolerance.", width="content")
+        st.metric("margin 1/‖w‖", f"{1.0 / dual['norm_w']:.4f}" if dual["norm_w"] > 0 else "∞", width="content")
+        st.metric("train / test accuracy",
+                  # whole percents keep the value short enough to read on a projector
+                  f"{dual['accuracy']:.0%} / " + (f"{dual['test_accuracy']:.0%}" if dual["test_accuracy"] is not None
+                                                  else "—"),
+                  help="Test: a fresh sample from the same generator and settings (another seed), never seen in "
+                       "training. The table above gives the training accuracy to four decimals.", width="content")
+        st.metric("support vectors", f"{dual['n_sv']} / {y.size}", width="content")
+        st.metric("E_cv ≤ #SV/N", f"{dual['n_sv'] / y.size:.3f}",
+                  help="Learning From Data: the leave-one-out error E_cv is at most (#support vectors) / N.",
+                  width="content")
 
     left, right = st.columns([3, 2])
     with left:

@@ -65,12 +65,12 @@ def verdict(report, *, what="K"):
         st.success(f"**{what} passes on these points.** {report['reason']}", icon=":material/check_circle:")
     else:
         st.warning(f"**{what} is not a kernel.** {report['reason']}", icon=":material/cancel:")
-    m = st.columns(4)
-    m[0].metric("λ_min", f"{report['min_eigenvalue']:.6g}")
-    m[1].metric("λ_max", f"{report['max_eigenvalue']:.6g}")
-    m[2].metric("negative eigenvalues", report["n_negative"])
-    m[3].metric("cᵀKc", "—" if report["quadratic_form"] is None else f"{report['quadratic_form']:.6g}",
-                help="c is the unit eigenvector of λ_min; shown only when it proves K is not PSD.")
+    with common.metric_row():
+        st.metric("λ_min", f"{report['min_eigenvalue']:.6g}", width="content")
+        st.metric("λ_max", f"{report['max_eigenvalue']:.6g}", width="content")
+        st.metric("negative eigenvalues", report["n_negative"], width="content")
+        st.metric("cᵀKc", "—" if report["quadratic_form"] is None else f"{report['quadratic_form']:.6g}",
+                  help="c is the unit eigenvector of λ_min; shown only when it proves K is not PSD.", width="content")
 
 
 def spectrum_and_certificate(report, Xs, ys, key):

@@ -383,6 +383,12 @@ def training_data():
         show_error(exc)
 
 
+def metric_row():
+    """A row for metrics drawn with width="content": each as wide as its value, spread over the row, wrapping on
+    a narrow screen. (st.columns gives each a fixed share and cuts a long value such as 3.73478e-13 to "3.7347…".)"""
+    return st.container(horizontal=True, horizontal_alignment="distribute", gap="medium")
+
+
 def table(columns, **kwargs):
     """st.dataframe of a dict of columns, sent as a pyarrow Table without an index column: Streamlit then
     skips pandas (measured 1–3 ms per table on every rerun). Name a column for the row number if it matters."""
