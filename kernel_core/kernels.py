@@ -9,6 +9,8 @@ Notation
     coef0  float    additive constant of the polynomial and sigmoid kernels
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .validation import check_int, check_pair, check_positive
@@ -118,3 +120,33 @@ def cross_gram(kernel_fn, X, X_fit, gram=None):
         raise ValueError(f"gram must be K(X, X_fit) of shape ({X.shape[0]}, {X_fit.shape[0]}) for these points; "
                          f"got shape {gram.shape}. Pass gram=None to have it computed.")
     return gram
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """A registry kernel and its parameters as one value, the one the pages pass, compare and cache on.
+
+    Only the parameters the kernel reads are kept (the rest take their defaults), so two specs that
+    give the same function are equal: moving the degree slider does not refit an RBF model.
+    """
+
+    name: str = "rbf"
+    gamma: float | None = None
+    degree: int = 3
+    coef0: float = 1.0
+
+    def __post_init__(self):
+        if self.name not in KERNELS:
+            raise ValueError(f"Unknown kernel {self.name!r}; choose one of {sorted(KERNELS)}.")
+        used = _PARAMS[KERNELS[self.name]]
+        for param, default in (("gamma", None), ("degree", 3), ("coef0", 1.0)):
+            if param not in used:
+                object.__setattr__(self, param, default)
+
+    def params(self):
+        """The keyword arguments of the estimators: kernel, gamma, degree, coef0."""
+        return {"kernel": self.name, "gamma": self.gamma, "degree": self.degree, "coef0": self.coef0}
+
+    def function(self):
+        """k(X, Y) -> Gram with the parameters bound."""
+        return make_kernel(self.name, gamma=self.gamma, degree=self.degree, coef0=self.coef0)

@@ -1,5 +1,10 @@
-"""Once per server process, from the first script run: Nagle's algorithm off for the app's connections,
-and the import-time heap frozen out of the garbage collector's full passes.
+"""The server-side performance settings, applied once per server process from the first script run: one BLAS
+thread, Nagle's algorithm off for the app's connections, and the import-time heap frozen out of the garbage
+collector's full passes. Why each exists, what it measured and how to re-measure it after an upgrade of
+Streamlit, Plotly, NumPy or uvicorn: docs/PERFORMANCE.md.
+
+BLAS. Sessions already rerun side by side, and OpenBLAS's own threads spin and stall when the two cores are
+busy: a hard-margin Laplacian fit on 500 spirals took 6.6 s with one thread and 54 s with default threading.
 
 Nagle's algorithm.
 The Streamlit server (uvicorn under asyncio) listens on a socket created with proto 0; accepted
@@ -26,6 +31,10 @@ import importlib
 import os
 import socket
 import stat
+
+from threadpoolctl import threadpool_limits
+
+from lessons.registry import LESSONS
 
 
 def _tcp_sockets():
@@ -63,11 +72,10 @@ def disable_nagle():
 
 @functools.cache
 def tune_process():
-    """disable_nagle() and gc.freeze(), once per process; returns the number of sockets changed."""
-    here = os.path.dirname(__file__)
-    for name in sorted(os.listdir(here)):
-        if name.startswith("compute_") and name.endswith(".py"):
-            importlib.import_module(f"{__package__}.{name[:-3]}")
+    """One BLAS thread, disable_nagle() and gc.freeze(), once per process; returns the number of sockets changed."""
+    threadpool_limits(limits=1, user_api="blas")
+    for lesson in LESSONS:
+        importlib.import_module(lesson.compute)
     gc.collect()
     gc.freeze()
     return disable_nagle()
