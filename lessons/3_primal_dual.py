@@ -6,16 +6,13 @@ import streamlit as st
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.kernels import KernelSpec
 from lessons import data, page, widgets
-from lessons.compute_primal_dual import (DUAL_TOL, SKLEARN_HARD_C, SOLVER_SOURCE, Setup, alpha_bars, libsvm,
-                                         primal_dual_figure, solve)
+from lessons.compute_feature_maps import map_label
+from lessons.compute_primal_dual import (DUAL_TOL, GAP_TOL, SKLEARN_HARD_C, SOLVER_SOURCE, Setup, alpha_bars,
+                                         comparison, libsvm, margin, primal_dual_figure, solve)
 
 SPACE_LABELS = {"linear": "φ(x) = x", "explicit": "explicit φ(x)", "kernel": "any kernel (dual only)"}
 LFD_PRESET = {"dataset": "lfd_toy", "only_mine": False, "pd_space": "linear", "pd_offset": True, "pd_hard": True}
 NUMBER_FORMATS = {"α": "%.6f", "y·f(x)": "%.6f", "KKT violation": "%.2e", "x₁": "%.3f", "x₂": "%.3f"}
-
-
-def map_label(name):
-    return "φ(x) = (" + ", ".join(FEATURE_MAPS[name].feature_labels) + ")"
 
 
 def load_lfd_preset():
@@ -46,20 +43,13 @@ def controls():
     return Setup(space, fmap, kernel, offset, float(C)), compare
 
 
-def vec(v):
-    return "(" + ", ".join(f"{x:.6f}" for x in v) + ")"
-
-
-def comparison(s):
-    p, d = s.primal, s.dual
-    rows = {"w": (vec(p.w) if p else "—", vec(d.w) if d.w is not None else "Σ αᵢyᵢφ(xᵢ), φ not built"),
-            "b": (f"{p.b:.6f}" if p else "—", f"{d.b:.6f}"),
-            "objective": (f"{p.objective:.8f}" if p else "—", f"{d.objective:.8f}"),
-            "‖w‖": (f"{p.norm_w:.6f}" if p else "—", f"{d.norm_w:.6f}"),
-            "training accuracy": (f"{p.accuracy:.4f}" if p else "—", f"{d.accuracy:.4f}"),
-            "iterations": (f"{p.n_iter} (interior point)" if p else "—", f"{d.n_iter} (SMO)")}
-    return {"quantity": list(rows), "primal: min ½‖w‖² + CΣξᵢ": [v[0] for v in rows.values()],
-            "dual: max Σαᵢ − ½αᵀGα": [v[1] for v in rows.values()]}
+def unsolved(s):
+    """Say plainly which solver stopped short; its iterate is not shown as the answer."""
+    for name, model, unit in (("primal (interior point)", s.primal, "iterations"), ("dual (SMO)", s.dual, "steps")):
+        if model is not None and not model.converged:
+            st.error(f"The {name} stopped after {model.n_iter:,} {unit} without reaching its tolerance, so this "
+                     "setting has no answer to show. A smaller C, a wider kernel (smaller γ) or fewer points "
+                     "make the problem easier.", icon=":material/error:")
 
 
 def libsvm_section(X, y, setup, d):
@@ -97,8 +87,16 @@ def lesson():
         s = solve(X, y, data.test_data(), setup)
     except ValueError as exc:
         page.show_error(exc)
-    page.warnings(s.warnings)
     p, d = s.primal, s.dual
+    if not d.converged or (p and not p.converged):
+        unsolved(s)
+        return
+    page.warnings(s.warnings)
+    if d.psd_violated:
+        st.warning(f"K is not positive semi-definite on these points: the dual is not concave, ‖w‖² = αᵀGα = "
+                   f"{d.norm_w_squared:.4g} has no square root, so there is no w and no margin, and SMO's α is a point "
+                   "where the KKT conditions hold, not a maximum. Lesson 5 checks this Gram matrix.",
+                   icon=":material/warning:")
     if setup.space == "explicit":
         fm = FEATURE_MAPS[setup.fmap]
         st.latex(fm.label_latex + r"\qquad " + fm.kernel_latex)
@@ -110,15 +108,15 @@ def lesson():
 
     page.table(comparison(s), width="stretch")
     page.metrics({
-        "duality gap": f"{p.objective - d.objective:.2e}" if p else "—",
-        "margin 1/‖w‖": f"{1.0 / d.norm_w:.4f}" if d.norm_w > 0 else "∞",
+        "duality gap": "—" if s.gap is None else "0 within tolerance" if s.gap == 0 else f"{s.gap:.2e}",
+        "margin 1/‖w‖": margin(d),
         # whole percents keep the value short enough to read on a projector
         "train / test accuracy": f"{d.accuracy:.0%} / " + (f"{d.test_accuracy:.0%}" if d.test_accuracy is not None
                                                           else "—"),
         "support vectors": f"{d.n_sv} / {y.size}",
         "E_cv ≤ #SV/N": f"{d.n_sv / y.size:.3f}",
-    }, help={"duality gap": "Primal objective − dual objective: zero at the optimum (strong duality); what is left "
-                            "is the solvers' tolerance.",
+    }, help={"duality gap": "Primal objective − dual objective: zero at the optimum (strong duality), never below "
+                            f"zero (weak duality). Within {GAP_TOL:g} of the objective it is the solvers' round-off.",
              "train / test accuracy": "Test: a fresh sample from the same generator and settings (another seed), "
                                       "never seen in training. The table above gives the training accuracy to four "
                                       "decimals.",

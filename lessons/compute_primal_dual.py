@@ -17,6 +17,9 @@ from lessons.memo import memo
 
 # SMO stops at a KKT violation of DUAL_TOL: w and b then agree with the primal in every printed digit
 DUAL_TOL = 1e-9
+# a duality gap this small against max(1, |primal objective|) is zero within the solvers' tolerances (both stop
+# at about 1e-9): round-off may leave it slightly negative, which weak duality forbids of the exact optima
+GAP_TOL = 1e-8
 # scikit-learn's SVC has no C = ∞; this C stands in for the hard margin in the comparison
 SKLEARN_HARD_C = 1e6
 # libsvm has no step limit of its own: C = 1000 with a degree-10 polynomial ran for minutes
@@ -50,6 +53,7 @@ class Primal:
     accuracy: float
     xi: np.ndarray
     n_iter: int
+    converged: bool
     Z: np.ndarray          # f on the grid
 
 
@@ -61,6 +65,7 @@ class Dual:
     w: np.ndarray | None   # Σ αᵢyᵢφ(xᵢ) where φ is built
     b: float
     objective: float
+    norm_w_squared: float  # αᵀGα: negative only when K is not PSD
     norm_w: float
     accuracy: float
     test_accuracy: float | None
@@ -70,6 +75,8 @@ class Dual:
     violation: np.ndarray  # KKT violation per point
     max_violation: float
     n_iter: int
+    converged: bool
+    psd_violated: bool     # the fit met proof that K is not PSD on these points
     Z: np.ndarray
 
 
@@ -80,6 +87,14 @@ class Solution:
     primal: Primal | None
     dual: Dual
     warnings: tuple
+
+    @property
+    def gap(self):
+        """Primal minus dual objective, None without a primal; 0.0 when within GAP_TOL."""
+        if self.primal is None:
+            return None
+        gap = self.primal.objective - self.dual.objective
+        return 0.0 if abs(gap) <= GAP_TOL * max(1.0, abs(self.primal.objective)) else gap
 
 
 @dataclass(frozen=True)
@@ -119,15 +134,16 @@ def solve(X, y, test, setup):
             primal = Primal(w=model.coef_, b=float(model.intercept_), objective=float(model.primal_objective_),
                             norm_w=float(np.linalg.norm(model.coef_)),
                             accuracy=float(np.mean(y * model.decision_function(F) > 0)), xi=model.slack_,
-                            n_iter=int(model.n_iter_), Z=model.decision_function(F_grid).reshape(shape))
+                            n_iter=int(model.n_iter_), converged=bool(model.converged_),
+                            Z=model.decision_function(F_grid).reshape(shape))
     kkt = dual.kkt_
     return Solution(grid.x, grid.y, primal, Dual(
         alpha=dual.alpha_, w=dual.coef_, b=float(dual.intercept_), objective=float(dual.dual_objective_),
-        norm_w=float(dual.norm_w_), accuracy=float(np.mean(kkt.margin > 0)),
+        norm_w_squared=float(dual.norm_w_squared_), norm_w=float(dual.norm_w_), accuracy=float(np.mean(kkt.margin > 0)),
         test_accuracy=float(np.mean(dual.predict(F_test) == test[1])) if test else None,
         n_sv=int(dual.support_.size), status=kkt.status, yf=kkt.margin, violation=kkt.violation,
-        max_violation=float(kkt.max_violation), n_iter=int(dual.n_iter_),
-        Z=dual.decision_function(F_grid).reshape(shape)), tuple(messages))
+        max_violation=float(kkt.max_violation), n_iter=int(dual.n_iter_), converged=bool(dual.converged_),
+        psd_violated=bool(dual.psd_violated_), Z=dual.decision_function(F_grid).reshape(shape)), tuple(messages))
 
 
 @memo(max_entries=32)
@@ -147,3 +163,27 @@ def libsvm(X, y, setup):
     alpha[svc.support_] = np.abs(coef)
     return Libsvm(objective=float(np.abs(coef).sum() - 0.5 * np.sum(coef * (f_sv - b))), b=b,
                   n_sv=int(svc.support_.size), alpha=alpha, warnings=tuple(messages))
+
+
+def vec(v):
+    """A vector to six decimals."""
+    return "(" + ", ".join(f"{x:.6f}" for x in v) + ")"
+
+
+def comparison(s):
+    """The primal and the dual side by side, as the page's table columns."""
+    p, d = s.primal, s.dual
+    rows = {"w": (vec(p.w) if p else "—", vec(d.w) if d.w is not None else "Σ αᵢyᵢφ(xᵢ), φ not built"),
+            "b": (f"{p.b:.6f}" if p else "—", f"{d.b:.6f}"),
+            "objective": (f"{p.objective:.8f}" if p else "—", f"{d.objective:.8f}"),
+            "‖w‖": (f"{p.norm_w:.6f}" if p else "—", f"{d.norm_w:.6f}" if not d.psd_violated
+                    else f"none: ‖w‖² = αᵀGα = {d.norm_w_squared:.4g}"),
+            "training accuracy": (f"{p.accuracy:.4f}" if p else "—", f"{d.accuracy:.4f}"),
+            "iterations": (f"{p.n_iter} (interior point)" if p else "—", f"{d.n_iter} (SMO)")}
+    return {"quantity": list(rows), "primal: min ½‖w‖² + CΣξᵢ": [v[0] for v in rows.values()],
+            "dual: max Σαᵢ − ½αᵀGα": [v[1] for v in rows.values()]}
+
+
+def margin(d):
+    """1/‖w‖ where the margin exists: K PSD on these points and w ≠ 0."""
+    return f"{1.0 / d.norm_w:.4f}" if d.norm_w_squared > 0 and not d.psd_violated else "—"

@@ -96,9 +96,11 @@ def boundary_chart(fig, key):
         st.rerun()
 
 
-def code(title, source, text=None):
-    """The expander with the numbers (text, markdown) and the core function's source."""
+def code(title, source, text=None, columns=None, **table_kwargs):
+    """The expander with the numbers (text: markdown; columns: a table, see `table`) and the core function's source."""
     with st.expander(title):
         if text:
             st.markdown(text)
+        if columns is not None:
+            table(columns, **table_kwargs)
         st.code(source, language="python")

@@ -3,26 +3,10 @@ thread, Nagle's algorithm off for the app's connections, and the import-time hea
 collector's full passes. Why each exists, what it measured and how to re-measure it after an upgrade of
 Streamlit, Plotly, NumPy or uvicorn: docs/PERFORMANCE.md.
 
-BLAS. Sessions already rerun side by side, and OpenBLAS's own threads spin and stall when the two cores are
-busy: a hard-margin Laplacian fit on 500 spirals took 6.6 s with one thread and 54 s with default threading.
-
-Nagle's algorithm.
-The Streamlit server (uvicorn under asyncio) listens on a socket created with proto 0; accepted
-connections inherit that, and asyncio turns TCP_NODELAY on only for sockets reporting IPPROTO_TCP
-(uvicorn issue #3149). Nagle then holds each small websocket message of a rerun until the browser
-acknowledges the previous one, and a delayed ACK takes 40 ms on Linux (200 ms on Windows): measured
-on loopback, an empty app's rerun took 44–48 ms instead of 4–6 ms, every time.
-
-Setting TCP_NODELAY on the listening socket fixes every later connection (Linux copies the option
-to accepted sockets); the connections already open get it directly. Where /proc is missing (not
-Linux) nothing happens.
-
-The heap. Python's full garbage collection walks every container object, and the ~170 000 that
-Streamlit, Plotly, NumPy, pandas and scikit-learn leave behind at import live as long as the process.
-With 100 simulated students a full pass ran every 3–6 s and held the interpreter 120–230 ms, and no
-rerun finished for about a second after each. gc.freeze() moves what exists after the first run's
-imports (the lessons' compute modules are imported first, so theirs are in) to a generation the
-collector never walks; later garbage is collected as before.
+Nagle: uvicorn listens on a socket created with proto 0, so asyncio never sets TCP_NODELAY on the connections
+(uvicorn issue #3149) and each small websocket message waits for a delayed ACK (40 ms on Linux). Setting it on
+the listener fixes every later connection (Linux copies the option to accepted sockets); the connections
+already open get it directly. Where /proc is missing (not Linux) nothing happens.
 """
 
 import functools
@@ -34,7 +18,7 @@ import stat
 
 from threadpoolctl import threadpool_limits
 
-from lessons.registry import LESSONS
+from lessons import registry
 
 
 def _tcp_sockets():
@@ -74,7 +58,7 @@ def disable_nagle():
 def tune_process():
     """One BLAS thread, disable_nagle() and gc.freeze(), once per process; returns the number of sockets changed."""
     threadpool_limits(limits=1, user_api="blas")
-    for lesson in LESSONS:
+    for lesson in registry.LESSONS:
         importlib.import_module(lesson.compute)
     gc.collect()
     gc.freeze()

@@ -123,8 +123,8 @@ def _fields():
     for p, default in enumerate((1.0, 1.0, 0.5)):
         yield number(f"mc_a{p}", page, -3.0, 3.0, default)
     yield choice("mc_warp", page, ("bump", "first", "affine"), "bump")
-    yield choice("mc_invalid", page, ("−‖x − z‖²", "‖x − z‖", "x·z − 1", "max(x·z, 0)", "sin(x·z)",
-                                      "tanh(x·z − 1)"), "−‖x − z‖²")
+    yield choice("mc_invalid", page, ("negative squared distance", "distance", "flipped Gaussian", "shifted linear",
+                                      "sigmoid (γ = 0.5, coef0 = 1)"), "negative squared distance")
     yield Field("mc_formula", page, "text", "exp(-g * norm(x - z)**2)", hi=FORMULA_MAX_LENGTH)
     yield choice("mc_g", page, GAMMA_VALUES, 1.0)
     yield number("mc_r", page, -2.0, 2.0, 1.0)
@@ -184,7 +184,7 @@ def encode(field, value):
 def decode(field, text):
     """The value a link's text stands for; ValueError, saying what is allowed, when it stands for none."""
     legacy = LEGACY.get(field.key, {})
-    if text in legacy:
+    if text in legacy and (field.kind != "choice" or legacy[text] in field.choices):
         return legacy[text]
     if field.kind == "bool":
         if text.lower() in ("true", "false"):
@@ -211,7 +211,7 @@ def _number(text, kind):
         value = float(text) if kind == "float" else int(text)
     except (ValueError, OverflowError):
         return None
-    return value if math.isfinite(value) else None
+    return value if kind == "int" or math.isfinite(value) else None
 
 
 def _same_number(text, option):
