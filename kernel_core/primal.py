@@ -105,13 +105,22 @@ def primal_ipm(Phi, y, C, fit_intercept, tol, max_iter, history):
             history.add(it, objective, gap)
         # converged when residuals and gap are small relative to their terms and the last Newton
         # step moved w by at most tol, an estimate of its remaining error (b may be non-unique)
-        error = max(np.abs(r_p).max() / (1.0 + (absA @ np.abs(z)).max()),
-                    np.abs(r_d).max() / (1.0 + (absA.T @ lam).max()),
-                    np.abs(r_x).max() / (1.0 + (C if soft else 0.0)),
-                    gap / (1.0 + abs(objective)),
-                    moved / (1.0 + np.abs(z[:p]).max(initial=0.0)))
+        rest = max(np.abs(r_p).max() / (1.0 + (absA @ np.abs(z)).max()),
+                   np.abs(r_d).max() / (1.0 + (absA.T @ lam).max()),
+                   np.abs(r_x).max() / (1.0 + (C if soft else 0.0)),
+                   moved / (1.0 + np.abs(z[:p]).max(initial=0.0)))
+        error = max(rest, gap / (1.0 + abs(objective)))
         if error <= tol:
             return _IPMResult(z, lam, it, "optimal", s, xi, mu)
+        if rest <= np.sqrt(tol):
+            # nearly converged: try the exact KKT check of polish. With a large C (1e10) the gap mu·xi and
+            # the residual of w = Aᵀlam stall at about C·eps (lam + mu = C is resolved only to C·eps), so
+            # the tests above may never pass although the active sets, and so the optimum, are found
+            result = _IPMResult(z, lam, it, "optimal", s, xi, mu)
+            polished = polish(Phi, y, fit_intercept, C, result, tol)
+            if polished is not None:
+                result.z, result.lam = polished
+                return result
         if not soft:
             cert = A.T @ (lam / lam.sum())
             if np.linalg.norm(cert[:p]) <= FARKAS_TOL * radius and np.all(np.abs(cert[p:]) <= FARKAS_TOL):
@@ -179,8 +188,9 @@ def polish(Phi, y, fit_intercept, C, result, tol):
     """
     A, H = _design(Phi, y, fit_intercept)
     soft = C < np.inf
-    scale = C if soft else result.lam.max()
     bounded = result.xi * C > result.mu if soft else np.zeros(len(result.lam), bool)
+    # on the margin: s_i / max s <= lam_i / max lam (s -> 0 there while lam stays; the reverse elsewhere)
+    scale = result.lam.max() / max(result.s.max(), 1e-300)
     margin = ~bounded & (result.s * scale <= result.lam)
     A_S, q = A[margin], A.shape[1]
     k = A_S.shape[0]
@@ -190,7 +200,7 @@ def polish(Phi, y, fit_intercept, C, result, tol):
     z, lam_S = solution[:q], solution[q:]
     f = A @ z
     if (np.all(f[~margin & ~bounded] >= 1 - tol) and np.all(f[bounded] <= 1 + tol)
-            and np.all(np.abs(f[margin] - 1) <= tol) and np.all(lam_S >= -tol * scale)
+            and np.all(np.abs(f[margin] - 1) <= tol) and np.all(lam_S >= -tol * result.lam.max())
             and (not soft or np.all(lam_S <= C * (1 + tol)))):
         lam = np.where(bounded, C, 0.0)
         lam[margin] = np.clip(lam_S, 0.0, C)

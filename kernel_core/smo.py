@@ -43,7 +43,7 @@ def _smo(rows, diag, y, C, tol, max_iter, history, run):
         m, M = vu[i], vl.min()
         if history.due(run.t):
             history.add(run.t, run.objective, m - M)
-        if m - M <= tol or run.t >= max_iter:
+        if not m - M > tol or run.t >= max_iter:      # NaN stops too: the caller reports it
             return m - M
         Ki = rows(i)
         gain = np.maximum(m - vl, 0.0)               # > 0 exactly for the candidates j
@@ -70,20 +70,23 @@ def _smo(rows, diag, y, C, tol, max_iter, history, run):
 def _coordinate_descent(rows, diag, y, C, tol, max_iter, history, run):
     """Without offset the dual is a box QP: exact one-variable steps on the most violating alpha_t.
 
-    The gradient of ½ alphaᵀG alpha - Σ alpha is g = -y v. Greedy choice: t = argmax of the
-    projected-gradient size (|g_t| unless alpha_t sits on the bound that g_t pushes against);
-    step: alpha_t <- clip(alpha_t - g_t / K_tt, 0, C), with K_tt <= 0 (not PSD) replaced by TAU as
-    in SMO. Stop when that size is <= tol; returns it.
+    The gradient of ½ alphaᵀG alpha - Σ alpha is g = -y v; its projected size at t is |g_t| unless
+    alpha_t sits on the bound that g_t pushes against. Greedy second-order choice, as WSS 2 in SMO:
+    t = argmax of (projected size)² / K_tt, the gain of an unclipped step; step:
+    alpha_t <- clip(alpha_t - g_t / K_tt, 0, C), with K_tt <= 0 (not PSD) replaced by TAU as in SMO.
+    Stop when the largest projected size is <= tol; returns it.
     """
     alpha, v = run.alpha, run.v
+    curvature = np.where(diag > 0, diag, TAU)
     while True:
         g = -y * v
         violation = np.where(g < 0, -g * (alpha < C), g * (alpha > 0))
-        i = _last_argmax(violation)
+        worst = violation.max()
         if history.due(run.t):
-            history.add(run.t, run.objective, violation[i])
-        if violation[i] <= tol or run.t >= max_iter:
-            return violation[i]
+            history.add(run.t, run.objective, worst)
+        if not worst > tol or run.t >= max_iter:
+            return worst
+        i = _last_argmax(violation * violation / curvature)
         run.min_curvature = min(run.min_curvature, diag[i])
         new = min(max(alpha[i] - g[i] / (diag[i] if diag[i] > 0 else TAU), 0.0), C)
         d = new - alpha[i]

@@ -164,7 +164,11 @@ class DualSVM:
             raise ValueError(f"SMO's iterate became NaN or infinite: the Gram matrix reaches {np.abs(diag).max():.3g}, "
                              "too large for float64 arithmetic. Lower γ or the degree (or coef0), or scale X down.")
         self.converged_ = bool(gap <= tol)
-        if not self.converged_:
+        if not self.converged_ and gap <= run.floor:
+            warnings.warn(f"SMO stopped at KKT violation {gap:.3g} > tol={tol:g}: rounding in float64 alone moves "
+                          f"the gradient by up to {run.floor:.2g} with Gram entries up to {np.abs(diag).max():.3g}. "
+                          "Lower γ or the degree (or coef0), or raise tol. Keeping the current alpha.", stacklevel=2)
+        elif not self.converged_:
             warnings.warn(f"SMO stopped at max_iter={max_iter} with KKT violation {gap:.3g} > "
                           f"tol={tol:g}; raise max_iter or tol. Keeping the current alpha.", stacklevel=2)
         alpha, v = run.alpha, run.v

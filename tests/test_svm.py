@@ -11,7 +11,7 @@ from scipy.optimize import linprog, minimize
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.svm import SVC
 
-from kernel_core import dual
+from kernel_core import dual, svm
 from kernel_core.svm import F32_MIN_POINTS, DualSVM, PrimalSVM
 
 # Learning From Data, Lecture 25 (seed 004): the 4-point toy example
