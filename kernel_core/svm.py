@@ -162,12 +162,15 @@ class DualSVM:
                 gap = dual.solve(rows, diag, y, C, tol, max_iter, self.fit_intercept, history, run)
         if np.isnan(gap):
             raise ValueError(f"SMO's iterate became NaN or infinite: the Gram matrix reaches {np.abs(diag).max():.3g}, "
-                             "too large for float64 arithmetic. Lower γ or the degree (or coef0), or scale X down.")
+                             "too large for float64 arithmetic. Lower γ or the degree (or coef0), or scale X down (or lower C).")
         self.converged_ = bool(gap <= tol)
-        if not self.converged_ and gap <= run.floor:
+        if not self.converged_ and (gap <= run.floor or run.stalled or run.floor > tol):
+            why = ("" if gap <= run.floor else ", and SMO's gap grew instead of closing" if run.stalled
+                   else f", and SMO stopped at max_iter={max_iter}")
             warnings.warn(f"SMO stopped at KKT violation {gap:.3g} > tol={tol:g}: rounding in float64 alone moves "
-                          f"the gradient by up to {run.floor:.2g} with Gram entries up to {np.abs(diag).max():.3g}. "
-                          "Lower γ or the degree (or coef0), or raise tol. Keeping the current alpha.", stacklevel=2)
+                          f"the gradient by up to {run.floor:.2g} with Gram entries up to {np.abs(diag).max():.3g}"
+                          f"{why} (the dual is too ill-conditioned for float64 here). Lower γ or "
+                          "the degree (or coef0, or C), or raise tol. Keeping the current alpha.", stacklevel=2)
         elif not self.converged_:
             warnings.warn(f"SMO stopped at max_iter={max_iter} with KKT violation {gap:.3g} > "
                           f"tol={tol:g}; raise max_iter or tol. Keeping the current alpha.", stacklevel=2)
