@@ -147,7 +147,8 @@ class DualSVM:
         history = Trace("objective", "violation")
         run = dual.start(rows, y, C, self.fit_intercept, alpha0)
         if C < np.inf:
-            gap = dual.solve(rows, diag, y, C, tol, max_iter, self.fit_intercept, history, run)
+            with np.errstate(over="ignore", invalid="ignore"):    # a non-finite run is reported below
+                gap = dual.solve(rows, diag, y, C, tol, max_iter, self.fit_intercept, history, run)
         else:
             # the hard-margin dual is unbounded on data that is not separable: SMO would run to
             # max_iter. Only if it has not converged within _probe_steps is the (O(n³)) proof run,
@@ -281,6 +282,7 @@ class PrimalSVM:
     coef_ : (p,) w.  intercept_ : b.  slack_ : (n,) xi_i = max(0, 1 - y_i f(x_i)).
     primal_objective_ : ½‖w‖² + C Σ xi (½‖w‖² for the hard margin).
     dual_alpha_ : (n,) the method's multipliers lam (the dual alpha at the optimum).
+    converged_ : True if the optimum was reached (to tol, or certified by the exact KKT check).
     n_iter_ : iterations.  history_ : dict of lists "iteration", "objective", "gap"
         (the complementarity gap lamᵀs + muᵀxi; iterates are infeasible until the end).
     """
@@ -303,7 +305,8 @@ class PrimalSVM:
         if result.status == "infeasible":
             raise ValueError("The data is not linearly separable in these features, so the hard-margin "
                              "primal (C=np.inf) has no solution. Use a finite C (soft margin).")
-        if result.status != "optimal":
+        self.converged_ = result.status == "optimal"
+        if not self.converged_:
             warnings.warn(f"The interior-point method stopped after {result.n_iter} iterations (max_iter="
                           f"{max_iter}) before reaching tol={tol:g}; raise max_iter or tol. Keeping the "
                           "current iterate.", stacklevel=2)
