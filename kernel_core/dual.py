@@ -29,11 +29,11 @@ POLISH_FROM = 1e-2        # SMO's first target gap when tol is smaller
 POLISH_STEP = 0.1         # each later target is this times the one before
 POLISH_MAX_FREE = 2_000   # a face with more free alphas is not solved directly (O(|F|³))
 POLISH_STEPS = 100        # most active-set steps of one polish before the iterate goes back to SMO,
-POLISH_WORK = 5e7         # or fewer: the steps' Σ |F|³ stays below this (about 50 ms)
+POLISH_WORK = 1e9         # or fewer: the steps' Σ |F|³ stays below this (about 0.3 s)
 FLOOR_ULPS = 64           # see rounding_floor
 LSTSQ_WORK = 10           # a least-squares solve (SVD) costs about this many LU solves
 DIVERGED = 100            # a gap this many times its best so far, with rounding above tol, ends the run
-STEP_WORK = 40            # an SMO step costs about as much as STEP_WORK n flops of LU
+STEP_WORK = 128           # an SMO step costs about as much as STEP_WORK n flops of LU
 ROUND_STEPS = 1_000       # SMO steps of the first round (at least 2n)
 
 
