@@ -559,7 +559,7 @@ def test_a_perceptron_that_runs_out_of_epochs_says_so_on_the_page():
     at.slider(key="pg_epochs").set_value(1)
     at.run()
     assert not at.exception
-    assert any("Did not converge in 1 epochs" in w.value for w in at.warning)
+    assert any("Did not converge in 1 epoch:" in w.value for w in at.warning)
 
 
 def test_solvers_stopped_at_their_iteration_limit_say_so_instead_of_hanging():
@@ -579,7 +579,10 @@ def test_solvers_stopped_at_their_iteration_limit_say_so_instead_of_hanging():
     at.run()
     assert time.perf_counter() - start < 30
     assert not at.exception
-    shown = [w.value for w in at.warning]
-    assert any(w.startswith("SMO stopped at max_iter=100000") for w in shown), shown
-    assert any(w.startswith("scikit-learn did not converge") for w in shown), shown
-    assert at.get("plotly_chart"), "the page still draws the current iterate"
+    # either the dual is solved, and scikit-learn's comparison is shown, or the page says plainly that it is not
+    # and shows no number of the unfinished iterate as the answer
+    stopped = [e.value for e in at.error if e.value.startswith("The dual (SMO) stopped")]
+    if stopped:
+        assert not at.metric and not at.dataframe
+    else:
+        assert "margin 1/‖w‖" in {m.label for m in at.metric}
