@@ -148,3 +148,11 @@ def test_alpha_is_the_last_iterate_and_alpha_avg_the_output_in_the_result_and_th
         run.alpha = model.alpha_
     np.testing.assert_allclose(table(page, "α^T (last)")["α^T (last)"], model.alpha_last_, rtol=1e-12)
     np.testing.assert_allclose(table(page, "α̂ (average)")["α̂ (average)"], model.alpha_, rtol=1e-12)
+
+
+def test_when_pegasos_cannot_reach_the_optimum_within_T_the_page_says_why():
+    at = open_page(PAGE, widgets={"pg_lam": 1e-4})
+    notes = [i.value for i in at.info if "log T / (λT)" in i.value]
+    assert notes, [i.value for i in at.info]
+    at = open_page(PAGE)   # at the default λ it gets close: no such note
+    assert not [i.value for i in at.info if "log T / (λT)" in i.value]
