@@ -182,3 +182,11 @@ def test_scale_rule_result_is_c_times_the_base_gram_with_check_psds_numbers():
     check = check_psd(gram.K)
     assert gram.is_psd and gram.certificate is None
     assert (gram.min_eigenvalue, gram.max_eigenvalue) == (check.min_eigenvalue, check.eigenvalues[-1])
+
+
+def test_try_it_in_the_formula_box_puts_the_formula_and_its_tab_in_the_link():
+    at = open_page(PAGE, state={"mc_tab": "Kernels that fail"})
+    at.button(key="mc_try").click().run()
+    assert not at.exception, at.exception
+    assert at.query_params["mc_tab"] == "Your formula"
+    assert at.query_params["mc_formula"] == at.text_input(key="mc_formula").value == "-norm(x - z)**2"
