@@ -59,14 +59,21 @@ def plane_traces(w, b, box, *, name, color, opacity=0.4):
 
 
 def lift_figure(Z, y, *, axis_titles, planes=(), margin_idx=None, box=None, eye=(1.5, -1.6, 0.9), title=None,
-                height=480):
+                height=480, lines=()):
     """Lifted points Z (n, 3), one colour per class, with planes [(w, b, name, colour)] in the same
-    coordinates; margin_idx rings the points on or inside the margin of the max-margin plane."""
+    coordinates; margin_idx rings the points on or inside the margin of the max-margin plane; lines
+    [(P (k, 3), plane name, colour)] are drawn bold, shown and hidden with their plane (where it meets the data)."""
     Z = np.asarray(Z, dtype=np.float64)
     box = lift_box(Z) if box is None else box
     traces = []
     for w, b, name, color in planes:
         traces += plane_traces(w, b, box, name=name, color=color)
+    for P, plane, color in lines:
+        if len(P):
+            P = np.asarray(P, dtype=np.float32)
+            traces.append(dict(type="scatter3d", x=P[:, 0], y=P[:, 1], z=P[:, 2], mode="lines",
+                               name=f"{plane}, on the sheet", legendgroup=plane, showlegend=False,
+                               line=dict(color=color, width=7), hoverinfo="skip"))
     for label in (-1, 1):
         P = Z[y == label].astype(np.float32)
         traces.append(dict(type="scatter3d",

@@ -16,29 +16,34 @@ INTERCEPT_TEXT = {
 }
 
 
+DATA_LABELS = {"notes": "the notes' rule sign(x₁² + x₂² − 1)", "sidebar": "the sidebar's dataset"}
+
+
 def controls():
+    source = widgets.segmented("Data", "cl_data", format_func=DATA_LABELS.get,
+                               help="The notes' rule is drawn with the sidebar's n, noise and seed.")
     left, right = st.columns([2, 3], vertical_alignment="bottom")
     with left:
         lift = widgets.segmented("Feature map φ (the lift)", "cl_lift", format_func=LIFT_LABELS.get)
     with right:
         C = widgets.c_control("cl")
-    return lift, float(C)
+    return source, lift, float(C)
 
 
 page.header(
     "The circle, lifted to 3-D",
     "No straight line separates points inside the unit circle from points outside it. Map each point "
     "to three numbers, though, and the two classes land on opposite sides of a **plane**: a linear classifier "
-    "in the lifted space is a circle back in the plane. Try the sidebar's *Circle rule* dataset, the notes' "
-    "exact example.",
+    "in the lifted space is a circle back in the plane. The page opens on the notes' own example; switch the data to "
+    "the sidebar's to lift any other dataset.",
     r"y = \operatorname{sign}(x_1^2 + x_2^2 - 1), \qquad \phi(x) = (1,\ x_1^2,\ x_2^2), \qquad "
     r"w = (-1,\ 1,\ 1):\ w\cdot\phi(x) = x_1^2 + x_2^2 - 1")
 
 
 @page.fragment
 def lesson():
-    lift, C = controls()
-    X, y = data.training_data()
+    source, lift, C = controls()
+    X, y = data.training_data("circle_rule" if source == "notes" else None)
     try:
         fit = fit_lift(X, y, lift, C)
     except ValueError as exc:
@@ -52,6 +57,10 @@ def lesson():
     with right:
         page.boundary_chart(back_figure(fit.xs, fit.ys, fit.Z, X, y), key="cl_back")
 
+    if lift == "circle":
+        st.caption("Every lifted point has φ₀ = 1, so the data is a flat sheet at height 1; each plane w·φ = 0 "
+                   "passes through the origin and cuts the sheet along a line (drawn bold on the sheet): the classes "
+                   "fall on its two sides.")
     page.metrics({
         "training errors, notes' plane": f"{fit.errors_notes} / {y.size}",
         "training errors, max-margin plane": f"{fit.errors} / {y.size}",

@@ -78,11 +78,27 @@ def lift_3d(y, lift, fit):
     planes = [(np.asarray(w_notes)[order], b_notes, "notes' plane", NOTES_COLOR),
               (fit.w[order], fit.b, "max-margin plane", MAX_MARGIN_COLOR)]
     box = lift_box(Zl)
+    lines = ()
     if lift == "circle":
         # from the origin, where the planes w·φ = 0 pass, up to the data's sheet φ₀ = 1 on top
         box = [(0.0, box[0][1]), (0.0, box[1][1]), (0.0, 1.0)]
+        lines = [(sheet_line(w, b, box), name, color) for w, b, name, color in planes]
     return lift_figure(Zl, y, axis_titles=AXIS_TITLES[lift], planes=planes, margin_idx=fit.on_margin,
-                       box=box, eye=CAMERA[lift])
+                       box=box, eye=CAMERA[lift], lines=lines)
+
+
+def sheet_line(w, b, box, n=60):
+    """Where the plane w·(u, v, s) + b = 0 (plot order: u = x₁², v = x₂², s = 1) meets the data's sheet s = 1,
+    inside the box: (k, 3) points, empty where it misses the box."""
+    (u0, u1), (v0, v1), _ = box
+    if abs(w[1]) >= abs(w[0]):
+        u = np.linspace(u0, u1, n)
+        v = -(w[0] * u + w[2] + b) / w[1] if w[1] else np.full(n, np.nan)
+    else:
+        v = np.linspace(v0, v1, n)
+        u = -(w[1] * v + w[2] + b) / w[0]
+    inside = (u >= u0) & (u <= u1) & (v >= v0) & (v <= v1)
+    return np.column_stack([u[inside], v[inside], np.ones(int(inside.sum()))])
 
 
 def curve_latex(lift, w, b):

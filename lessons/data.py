@@ -30,12 +30,13 @@ def load(name, n, noise, seed, points, only_mine):
     return check_X_y(X, y)
 
 
-def training_data():
-    """(X, y) from the sidebar: the chosen dataset plus the student's points; stops the page with the
-    message when there is nothing to train on."""
+def training_data(dataset=None):
+    """(X, y) from the sidebar: its dataset (or `dataset`, drawn with the sidebar's n, noise and seed) plus the
+    student's points; stops the page with the message when there is nothing to train on."""
     s = st.session_state
     try:
-        return load(s["dataset"], s["n"], s["noise"], s["seed"], s.get("user_points", ()), s.get("only_mine", False))
+        return load(dataset or s["dataset"], s["n"], s["noise"], s["seed"], s.get("user_points", ()),
+                    s.get("only_mine", False))
     except ValueError as exc:
         show_error(exc)
 

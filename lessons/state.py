@@ -92,6 +92,7 @@ def _fields():
     yield from descent_fields("fm", page, T_max=2000, T_default=100)
     # lesson 2
     page = "circle"
+    yield choice("cl_data", page, ("notes", "sidebar"), "notes")
     yield choice("cl_lift", page, ("circle", "paraboloid"), "circle")
     yield flag("cl_hard", page)
     yield choice("cl_C", page, C_VALUES, 100.0)

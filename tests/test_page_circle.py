@@ -12,7 +12,7 @@ from figures.lift import lift_box, lift_figure, plane_polygon
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.svm import PrimalSVM
 from lessons.compute_circle import fit_lift
-from pageutil import figures, metrics, open_page, page_data
+from pageutil import decode, figures, metrics, open_page, page_data
 
 PAGE = "lessons/2_circle_lift.py"
 FIT_INTERCEPT = {"circle": False, "paraboloid": True}
@@ -21,6 +21,14 @@ FIT_INTERCEPT = {"circle": False, "paraboloid": True}
 def core_fit(X, y, lift, C):
     phi = FEATURE_MAPS[lift].phi(X)
     return phi, PrimalSVM(C=C, fit_intercept=FIT_INTERCEPT[lift]).fit(phi, y)
+
+
+def lesson_data(at):
+    """The data the page lifted: the notes' rule drawn with the sidebar's n, noise and seed, or the sidebar's dataset."""
+    if at.get_by_key("cl_data").value == "notes":
+        s = at.session_state
+        return datasets.DATASETS["circle_rule"](s["n"], noise=s["noise"], random_state=s["seed"])
+    return page_data(at)
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +47,7 @@ def test_default_page_draws_the_lift_and_the_plane_without_error(default_page):
 
 def test_printed_numbers_are_the_primal_svm_on_the_lifted_data(default_page):
     at = default_page
-    X, y = page_data(at)
+    X, y = lesson_data(at)
     C = float(at.get_by_key("cl_C").value)
     phi, model = core_fit(X, y, "circle", C)
     f = model.decision_function(phi)
@@ -62,7 +70,7 @@ def test_notes_circle_rule_data_is_separated_by_both_planes_with_hard_margin():
     assert shown["training errors, notes' plane"] == f"0 / {n}"
     assert shown["training errors, max-margin plane"] == f"0 / {n}"
     assert shown["Σξᵢ (total slack)"] == "0.0000"
-    X, y = page_data(at)
+    X, y = lesson_data(at)
     phi, model = core_fit(X, y, "circle", np.inf)
     # no plane through the origin has a wider margin than the max-margin one, the notes' plane included
     w_notes = np.array([-1.0, 1.0, 1.0])
@@ -76,7 +84,7 @@ def test_paraboloid_lift_fits_an_intercept_and_maps_back_to_a_circle(default_pag
     at = default_page
     at.get_by_key("cl_lift").set_value("paraboloid").run()
     assert not at.exception and not at.error
-    X, y = page_data(at)
+    X, y = lesson_data(at)
     _, model = core_fit(X, y, "paraboloid", float(at.get_by_key("cl_C").value))
     assert model.intercept_ != 0.0
     numbers = " ".join(m.value for m in at.markdown)
@@ -97,7 +105,7 @@ def test_C_slider_at_each_extreme_redraws_the_max_margin_plane(end):
 
 
 def test_hard_margin_on_data_no_plane_separates_shows_an_error_not_a_traceback():
-    at = open_page(PAGE, sidebar={"dataset": "xor"})
+    at = open_page(PAGE, sidebar={"dataset": "xor"}, widgets={"cl_data": "sidebar"})
     at.get_by_key("cl_hard").set_value(True).run()
     assert not at.exception
     assert at.error and "finite C" in at.error[0].value
@@ -173,3 +181,21 @@ def test_lift_box_pads_each_axis_and_gives_a_flat_axis_a_unit_span():
     Z = np.array([[1.0, 2.0, 1.0], [2.0, 4.0, 1.0]])
     box = lift_box(Z, pad=0.1)
     np.testing.assert_allclose(box, [(0.9, 2.1), (1.8, 4.2), (0.9, 1.1)], atol=1e-12)
+
+
+def test_the_page_opens_on_the_notes_example_where_the_notes_plane_separates():
+    at = open_page(PAGE)
+    X, y = lesson_data(at)
+    errors = int(np.count_nonzero(y * (X[:, 0] ** 2 + X[:, 1] ** 2 - 1) <= 0))
+    assert metrics(at)["training errors, notes' plane"] == f"{errors} / {y.size}"
+    assert errors <= 0.05 * y.size      # the sidebar's default circles gave 23 / 100
+
+
+def test_each_plane_is_drawn_where_it_cuts_the_sheet_of_lifted_points():
+    lift3d = json.loads(figures(open_page(PAGE))[0])
+    lines = [t for t in lift3d["data"] if t["type"] == "scatter3d" and t["name"].endswith("on the sheet")]
+    assert {t["name"] for t in lines} == {"notes' plane, on the sheet", "max-margin plane, on the sheet"}
+    notes = next(t for t in lines if t["name"].startswith("notes' plane"))
+    u, v, s = (decode(notes[k]).astype(float) for k in "xyz")
+    np.testing.assert_allclose(s, 1.0)
+    np.testing.assert_allclose(-1 + u + v, 0.0, atol=1e-6)    # w = (−1, 1, 1): x₁² + x₂² = 1 on the sheet
