@@ -578,6 +578,6 @@ def test_solvers_stopped_at_their_iteration_limit_say_so_instead_of_hanging():
     assert time.perf_counter() - start < 30
     assert not at.exception
     shown = [w.value for w in at.warning]
-    assert any(w.startswith("SMO stopped at max_iter=100000") for w in shown), shown
+    assert any(w.startswith("SMO stopped at") for w in shown), shown
     assert any(w.startswith("scikit-learn did not converge") for w in shown), shown
     assert at.get("plotly_chart"), "the page still draws the current iterate"
