@@ -11,9 +11,15 @@ Why polishing. At C >= 100 on noisy data SMO needs 10^5 to 10^6 steps to bring t
 numpy against LIBSVM's ~0.3 µs in C. The sets F and B settle long before the gap is small; with
 them fixed the optimum of the dual solves one linear system (the KKT conditions on the face)
     G_FF alpha_F + nu y_F = 1 - G_FB C,   y_Fᵀ alpha_F = -C Σ_B y_i   (the last row only with the offset).
-So SMO runs to a gap of POLISH_FROM, then of ten times less each round, and after each round the
-face's system is solved; its solution is kept if it lies in the box and has a smaller KKT gap
-(recomputed from scratch) without a lower dual objective. Nothing but the dual is used.
+So SMO runs in rounds (to a target gap, POLISH_FROM then ten times less each time, or for a step
+budget), and after each round the gradient is recomputed from scratch and `polish` takes active-set
+steps from SMO's iterate: each solves the face's system, stops at the first bound it crosses, and
+frees the bounded alpha that violates its KKT condition most. Its result is kept if it raises the
+dual objective, or lowers the gap without lowering the objective. Nothing but the dual is used.
+
+Where float64 cannot resolve tol (Gram entries of 1e10 and more: a high degree with a large γ), the
+run stops once its gap is within rounding of zero, or grows instead of closing (`solve`); the fit
+then warns naming that cause.
 """
 
 from dataclasses import dataclass

@@ -50,6 +50,8 @@ def unsolved(s):
             st.error(f"The {name} stopped after {model.n_iter:,} {unit} without reaching its tolerance, so this "
                      "setting has no answer to show. A smaller C, a wider kernel (smaller γ) or fewer points "
                      "make the problem easier.", icon=":material/error:")
+    for message in s.warnings:
+        st.caption(f"The solver's own words: {message}")
 
 
 def libsvm_section(X, y, setup, d):

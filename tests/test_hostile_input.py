@@ -584,5 +584,6 @@ def test_solvers_stopped_at_their_iteration_limit_say_so_instead_of_hanging():
     stopped = [e.value for e in at.error if e.value.startswith("The dual (SMO) stopped")]
     if stopped:
         assert not at.metric and not at.dataframe
+        assert any(c.value.startswith("The solver's own words") for c in at.caption)
     else:
         assert "margin 1/‖w‖" in {m.label for m in at.metric}
