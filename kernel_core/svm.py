@@ -28,7 +28,6 @@ from . import dual
 from .history import Trace
 from .kernels import checked_gram, make_kernel, squared_distances
 from .primal import polish, primal_ipm, require_separable
-from .smo import _coordinate_descent, _smo  # noqa: F401  (lesson 3 shows their source as svm._smo, ...)
 from .validation import MAX_PREDICT_SAMPLES, check_array, check_int, check_positive, check_X_y
 
 # rows of X per kernel call in decision_function: small enough that OpenBLAS runs the product

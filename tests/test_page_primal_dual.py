@@ -218,3 +218,13 @@ def test_primal_dual_figure_stays_under_the_payload_budget_for_the_overlay():
     plain = primal_dual_figure(grid.x, grid.y, Z, X, y)
     overlaid = primal_dual_figure(grid.x, grid.y, Z, X, y, Z_primal=Z)
     assert len(overlaid.to_json()) - len(plain.to_json()) < 10_000
+
+
+def test_a_gram_matrix_that_is_not_psd_is_named_and_shows_no_margin():
+    # sigmoid, γ = 0.01, C = 1000 on the default circles: αᵀGα ≈ −2.3e4, once shown as ‖w‖ = 0 and margin ∞
+    at = open_page(PAGE, widgets={"pd_space": "kernel", "pd_kernel": "sigmoid", "pd_gamma": 0.01, "pd_C": 1000.0})
+    assert not at.exception and not at.error
+    assert any(w.value.startswith("K is not positive semi-definite") for w in at.warning)
+    assert metrics(at)["margin 1/‖w‖"] == "—"
+    rows = dict(zip(*(table(at, "quantity")[c].to_list() for c in ("quantity", "dual: max Σαᵢ − ½αᵀGα"))))
+    assert rows["‖w‖"].startswith("none: ‖w‖² = αᵀGα = -")
