@@ -5,7 +5,7 @@ Pure functions (arrays, options) -> go.Figure; arrays go out as float32.
 
 import numpy as np
 
-from figures import figure
+from figures import figure, plot_values
 
 DATA_COLOR = "#555555"
 THETA_COLOR = "#1b7837"
@@ -23,14 +23,26 @@ def _f32(a):
     return np.asarray(a, dtype=np.float32)
 
 
-def _figure(traces, *, title, xtitle, ytitle, uirevision, height=HEIGHT, ytype="linear"):
+def _figure(traces, *, title, xtitle, ytitle, uirevision, height=HEIGHT, ytype="linear", yrange=None):
     # traces and layout in one go: add_trace and update_layout afterwards cost several times as much
+    yaxis = dict(title=ytitle, type=ytype, exponentformat="power")
+    if yrange is not None:
+        yaxis["range"] = list(yrange)
     return figure(traces, layout=dict(
         title=title or {}, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=10),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), uirevision=uirevision,
-        xaxis=dict(title=xtitle),
-        yaxis=dict(title=ytitle, type=ytype, exponentformat="power"),
+        xaxis=dict(title=xtitle), yaxis=yaxis,
     ))
+
+
+def _data_window(y, *curves):
+    """A y range that keeps the data in view when a curve leaves it far behind (a diverged run), else None
+    (autorange): the data's span, widened by that span on each side."""
+    lo, hi = float(np.min(y)), float(np.max(y))
+    pad = max(hi - lo, 1e-12)
+    window = (lo - pad, hi + pad)
+    inside = all(np.all((np.asarray(c) >= window[0]) & (np.asarray(c) <= window[1])) for c in curves)
+    return None if inside else window
 
 
 def data_trace(x, y, *, name="training data (xᵢ, yᵢ)"):
@@ -44,14 +56,15 @@ def two_fits_figure(x, y, grid_x, f_theta, f_beta, *, theta_name, beta_name, tit
     """Two predictions over grid_x that should coincide: f_theta solid and wide, f_beta dashed on top."""
     traces = [
         data_trace(x, y),
-        dict(type="scatter", x=_f32(grid_x), y=_f32(f_theta), mode="lines", name=theta_name,
+        dict(type="scatter", x=_f32(grid_x), y=plot_values(f_theta), mode="lines", name=theta_name,
                    line=dict(color=THETA_COLOR, width=6), opacity=0.55,
                    hovertemplate="x=%{x:.3f}<br>f=%{y:.5g}<extra>θ</extra>"),
-        dict(type="scatter", x=_f32(grid_x), y=_f32(f_beta), mode="lines", name=beta_name,
+        dict(type="scatter", x=_f32(grid_x), y=plot_values(f_beta), mode="lines", name=beta_name,
                    line=dict(color=BETA_COLOR, width=2.5, dash="dash"),
                    hovertemplate="x=%{x:.3f}<br>f=%{y:.5g}<extra>β</extra>"),
     ]
-    return _figure(traces, title=title, xtitle=xtitle, ytitle=ytitle, uirevision=uirevision)
+    return _figure(traces, title=title, xtitle=xtitle, ytitle=ytitle, uirevision=uirevision,
+                   yrange=_data_window(y, f_theta, f_beta))
 
 
 def bumps_figure(x, y, grid_x, beta, bumps, total, *, title=None, xtitle="x", ytitle="y", uirevision="bumps"):
@@ -95,7 +108,7 @@ def history_figure(t, curves, *, ytitle, title=None, log_y=True, uirevision="his
     for k, (name, (values, dash)) in enumerate(curves.items()):
         color = (THETA_COLOR, BETA_COLOR, SUM_COLOR)[k % 3]
         traces.append(dict(type="scatter",
-            x=t, y=_f32(values), mode="lines", name=name,
+            x=t, y=plot_values(values), mode="lines", name=name,
             line=dict(color=color, width=2.5 if dash else 5, dash=dash), opacity=1.0 if dash else 0.55,
             hovertemplate="t=%{x:.0f}<br>%{y:.6g}<extra></extra>",
         ))

@@ -13,8 +13,12 @@ Notation (n training points, p features, m query points, T steps)
 The notes (CS229 kernel methods; ECE 5984 "Kernel linear regression") start from θ = 0,
 so θ stays in the span of the φ(x_i) and every LMS step on θ is a step on β. The
 iterative models run exactly n_iter steps, as the notes' loop does, and keep a history_
-the pages replay. A step that blows the objective up raises ValueError (never NaN).
+the pages replay. A run whose objective blows up (η above the stable limit) stops at that step with a
+warning and diverged_ = True, keeping its history up to there, so a page can show the divergence; nothing it
+keeps is NaN or infinite.
 """
+
+import warnings
 
 import numpy as np
 
@@ -65,30 +69,51 @@ def _resolve_eta(eta, limit):
 
 
 def _descend(params, step, objective, T, eta, limit, what):
-    """Apply step(params, t) in place for t = 0..T−1, recording the objective and params.
+    """Apply step(params, t) in place for t = 0..T−1, recording the objective and params; returns the recorded
+    steps, objectives and params, and whether the run diverged.
 
-    limit is a callable returning the stable step bound, quoted if the run blows up.
+    A recorded objective above _BLOWUP times the start (or not finite) means the run diverged since the last
+    record: that stretch is replayed step by step (step(params, t) depends on t alone, so it repeats exactly),
+    each step recorded until the blow-up, and the run stops there with a warning that quotes limit(), the
+    stable step bound. Every recorded objective and params is finite.
     """
-    steps = even_steps(0, T, HISTORY_POINTS)
     record = np.zeros(T + 1, dtype=bool)
-    record[steps] = True
+    record[even_steps(0, T, HISTORY_POINTS)] = True
     start = objective(params)
-    values, snapshots = [start], [params.copy()]
-    # overflow is caught below through the objective, with a message instead of a warning
+    steps, values, snapshots = [0], [start], [params.copy()]
+
+    def keep(t):
+        value = objective(params)
+        if not (np.isfinite(value) and np.all(np.isfinite(params))):
+            return False
+        steps.append(t)
+        values.append(value)
+        snapshots.append(params.copy())
+        return value <= _BLOWUP * start
+
+    # overflow is caught through the objective, with a message instead of a numpy warning
     with np.errstate(over="ignore", invalid="ignore"):
         for t in range(1, T + 1):
             step(params, t - 1)
-            if record[t]:
-                value = objective(params)
-                if not (np.isfinite(value) and value <= _BLOWUP * start):
-                    raise ValueError(
-                        f"{what} diverged: the objective went from {start:.4g} to {value:.4g} "
-                        f"by step {t} with eta={eta:.4g}. Use a smaller eta; steps are stable "
-                        f"below {limit():.4g}."
-                    )
+            if not record[t]:
+                continue
+            value = objective(params)
+            if np.isfinite(value) and value <= _BLOWUP * start:
+                steps.append(t)
                 values.append(value)
                 snapshots.append(params.copy())
-    return steps, np.array(values), np.array(snapshots)
+                continue
+            params[:] = snapshots[-1]
+            for u in range(steps[-1] + 1, t + 1):
+                step(params, u - 1)
+                if not keep(u):
+                    break
+            warnings.warn(
+                f"{what} diverged: the objective went from {start:.4g} to {values[-1]:.4g} by step {steps[-1]} "
+                f"with eta={eta:.4g}, and the run stopped there. Use a smaller eta; steps are stable below "
+                f"{limit():.4g}.", RuntimeWarning, stacklevel=3)
+            return np.array(steps), np.array(values), np.array(snapshots), True
+    return np.array(steps), np.array(values), np.array(snapshots), False
 
 
 class LMS:
@@ -145,7 +170,7 @@ class LMS:
             r = y - Phi @ theta
             return 0.5 * (r @ r)
 
-        steps, losses, thetas = _descend(np.zeros(p), step, loss, T, eta, limit, "LMS")
+        steps, losses, thetas, self.diverged_ = _descend(np.zeros(p), step, loss, T, eta, limit, "LMS")
         self.theta_, self.eta_ = thetas[-1], eta
         self.history_ = {"t": steps, "loss": losses, "theta": thetas}
         return self
@@ -240,7 +265,7 @@ class KernelLMS(_KernelModel):
             r = y - K @ beta
             return 0.5 * (r @ r)
 
-        steps, losses, betas = _descend(np.zeros(X.shape[0]), step, loss, T, eta, limit, "Kernel LMS")
+        steps, losses, betas, self.diverged_ = _descend(np.zeros(X.shape[0]), step, loss, T, eta, limit, "Kernel LMS")
         self.beta_, self.eta_ = betas[-1], eta
         self.history_ = {"t": steps, "loss": losses, "beta": betas}
         return self
@@ -352,8 +377,8 @@ class KernelLogisticRegression(_KernelModel):
             f = K @ beta
             return np.sum(np.logaddexp(0.0, -y * f)) + 0.5 * lam * (beta @ f)
 
-        steps, values, betas = _descend(np.zeros(X.shape[0]), step, objective, T, eta, limit,
-                                        "Kernel logistic regression")
+        steps, values, betas, self.diverged_ = _descend(np.zeros(X.shape[0]), step, objective, T, eta, limit,
+                                                        "Kernel logistic regression")
         self.beta_, self.eta_ = betas[-1], eta
         self.classes_ = np.array([-1.0, 1.0])
         self.history_ = {"t": steps, "objective": values, "beta": betas}

@@ -13,7 +13,7 @@ from figures.feature_maps import cost_figure, taylor_error_figure, taylor_figure
 from kernel_core.feature_maps import FEATURE_MAPS, gaussian_taylor_error, operation_counts
 from kernel_core.grid import make_grid_1d
 from kernel_core.regression import LMS, KernelLMS, max_stable_eta
-from pageutil import decode, figure, metrics, open_page, page_data, table
+from pageutil import chart, decode, figure, metrics, open_page, page_data, table
 
 PAGE = "lessons/1_feature_maps.py"
 CUBIC = FEATURE_MAPS["cubic_1d"]
@@ -173,11 +173,14 @@ def test_cubic_fit_after_many_steps_matches_least_squares_on_the_features():
     np.testing.assert_allclose(lms.theta_, theta, rtol=1e-6)
 
 
-def test_huge_step_shows_a_divergence_error_not_an_exception():
-    at = open_page(PAGE, widgets={"fm_eta": 10.0})
-    assert not at.exception
-    assert any("diverged" in e.value and "smaller eta" in e.value for e in at.error)
-    assert len(at.get("plotly_chart")) == 3
+@pytest.mark.parametrize("ratio", [1.05, 2.0, 10.0])
+def test_a_step_above_the_stable_limit_shows_the_loss_growing_until_the_run_stops(ratio):
+    at = open_page(PAGE, widgets={"fm_eta": ratio, "fm_T": 2000})
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any("diverged" in w.value and "stopped there" in w.value for w in at.warning)
+    for trace in chart(at, "fm_cubic_loss")["data"]:
+        loss = decode(trace["y"])
+        assert np.all(np.isfinite(loss)) and loss[-1] > 1e3 * loss[0]
 
 
 def test_step_just_above_the_stable_limit_warns_before_the_run_blows_up():

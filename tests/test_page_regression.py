@@ -16,7 +16,7 @@ from kernel_core.kernels import KernelSpec, make_kernel
 from kernel_core.regression import LMS, KernelLMS, KernelLogisticRegression, KernelRidge, max_stable_eta
 from lessons.compute_feature_maps import descent_step
 from lessons.compute_regression import fit_descent
-from pageutil import decode, figure, metrics, open_page, page_data, table
+from pageutil import chart, decode, figure, metrics, open_page, page_data, table
 
 PAGE = "lessons/6_regression.py"
 GAP_LABEL = "max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot"
@@ -167,10 +167,13 @@ def test_a_step_above_the_stable_limit_and_only_such_a_step_carries_a_warning():
         assert bool(warnings) == warned and all("above the stable limit" in w for w in warnings)
 
 
-def test_huge_step_shows_a_divergence_error_and_the_rest_of_the_page_still_renders():
-    at = open_page(PAGE, widgets={"rg_eta": 10.0})
-    assert any("diverged" in e.value and "smaller eta" in e.value for e in at.error)
-    assert len(at.get("plotly_chart")) == 3
+@pytest.mark.parametrize("ratio", [1.05, 10.0])
+def test_a_step_above_the_stable_limit_shows_the_loss_growing_until_the_run_stops(ratio):
+    at = open_page(PAGE, widgets={"rg_eta": ratio, "rg_T": 5000})
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any("diverged" in w.value and "stopped there" in w.value for w in at.warning)
+    loss = decode(chart(at, "rg_loss")["data"][-1]["y"])
+    assert np.all(np.isfinite(loss)) and loss[-1] > 1e3 * loss[0]
 
 
 def test_descent_sliders_at_their_extremes_redraw():
