@@ -142,7 +142,9 @@ def perceptron_figure(xs, ys, Z, X, y, alpha, *, title=None, height=440):
                     color="black", line=dict(width=1.5)),
         hovertemplate="αᵢ = %{customdata} mistakes<extra></extra>",
     )
-    return decision_figure(xs, ys, Z, X, y, title=title, height=height, overlays=[rings])
+    # the perceptron has no margin: f = ±1 are level lines of f, not margins
+    return decision_figure(xs, ys, Z, X, y, title=title, height=height, overlays=[rings],
+                           line_names=("f = 0 (decision boundary)", "f = ±1 (level lines; no margin here)"))
 
 
 def mistakes_figure(mistakes, *, height=220):

@@ -156,3 +156,9 @@ def test_when_pegasos_cannot_reach_the_optimum_within_T_the_page_says_why():
     assert notes, [i.value for i in at.info]
     at = open_page(PAGE)   # at the default λ it gets close: no such note
     assert not [i.value for i in at.info if "log T / (λT)" in i.value]
+
+
+def test_the_perceptron_plot_does_not_call_its_level_lines_margins():
+    names = {t.get("name") for t in chart(open_page(PAGE), "pg_perceptron")["data"]}
+    assert "f = ±1 (level lines; no margin here)" in names and not any("margin" in (n or "") and "no margin" not in n
+                                                                        for n in names)
