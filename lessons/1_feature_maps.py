@@ -134,8 +134,8 @@ def cost_section():
         a.metric("dim φ = C(d+p, p)", f"{r['feature_dim'][k]:,}")
         b.metric("explicit / kernel", f"{r['explicit_total'][k] / r['kernel_total'][k]:,.1f}×")
     with right:
-        st.plotly_chart(cost_fig(r["p"], r["feature_dim"], r["explicit_total"], r["kernel_total"], current=p,
-                                    n_features=d), key="fm_cost", **common.CHART)
+        common.chart(cost_fig(r["p"], r["feature_dim"], r["explicit_total"], r["kernel_total"], current=p,
+                                    n_features=d), key="fm_cost")
 
 
 @st.fragment
@@ -158,11 +158,9 @@ def taylor_section():
     result = taylor(gamma, z, m)
     left, right = st.columns(2, gap="medium")
     with left:
-        st.plotly_chart(taylor_fig(TAYLOR_X, result["exact"], result["approx"], z, m), key="fm_taylor",
-                        **common.CHART)
+        common.chart(taylor_fig(TAYLOR_X, result["exact"], result["approx"], z, m), key="fm_taylor")
     with right:
-        st.plotly_chart(taylor_error_fig(result["m"], result["errors"], current=m), key="fm_taylor_error",
-                        **common.CHART)
+        common.chart(taylor_error_fig(result["m"], result["errors"], current=m), key="fm_taylor_error")
     st.metric(f"max error over x ∈ [{TAYLOR_X[0]:g}, {TAYLOR_X[-1]:g}] with m = {m}",
               f"{result['errors'][m - 1]:.3e}")
     with st.expander("The code of the truncated Taylor features"):
@@ -192,15 +190,15 @@ def cubic_section():
     common.unstable_step_warning(ratio, r["eta"], r["eta_max"])
     left, right = st.columns([1.3, 1], gap="medium")
     with left:
-        st.plotly_chart(fits_fig(x[:, 0], y, r["grid"], r["f_theta"], r["f_beta"],
+        common.chart(fits_fig(x[:, 0], y, r["grid"], r["f_theta"], r["f_beta"],
                                  theta_name="θᵀφ(x) (GD on θ)", beta_name="Σⱼ βⱼ K(xⱼ, x) (GD on β)",
                                  xtitle="x (scaled living area)", ytitle="y (price, $100k)"),
-                        key="fm_cubic", **common.CHART)
+                        key="fm_cubic")
     with right:
-        st.plotly_chart(loss_fig(r["t"], {"loss of θ": (r["loss_theta"], None),
+        common.chart(loss_fig(r["t"], {"loss of θ": (r["loss_theta"], None),
                                           "loss of β": (r["loss_beta"], "dash")},
                                  ytitle="½ Σᵢ (yᵢ − f(xᵢ))² (log scale)"),
-                        key="fm_cubic_loss", **common.CHART)
+                        key="fm_cubic_loss")
     a, b, c = st.columns(3)
     a.metric("max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot", f"{r['max_diff']:.3e}")
     b.metric("η used", f"{r['eta']:.4g}", help=f"η_max = {r['eta_max']:.6g}")

@@ -79,7 +79,7 @@ def lesson():
     )
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(lift_fig(y, lift, result), key="cl_lift3d", **common.CHART)
+        common.chart(lift_fig(y, lift, result), key="cl_lift3d")
     with right:
         common.boundary_chart(back_figure(result["xs"], result["ys"], result["Z"], X, y), key="cl_back")
 

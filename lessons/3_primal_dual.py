@@ -154,8 +154,7 @@ def lesson():
         common.boundary_chart(boundary_fig(X, y, result), key="pd_boundary")
     with right:
         st.markdown("**α per training point** against the box 0 ≤ α ≤ C")
-        st.plotly_chart(alpha_bars(dual["alpha"], y, params["C"], height=460), key="pd_alpha",
-                        **common.CHART)
+        common.chart(alpha_bars(dual["alpha"], y, params["C"], height=460), key="pd_alpha")
     st.markdown("**KKT conditions, point by point**: α = 0 needs y·f ≥ 1 (non-SV), 0 < α < C needs y·f = 1 "
                 "(free SV, on the margin), α = C needs y·f ≤ 1 (bounded SV, on or inside the margin).")
     common.table(kkt_table(X, y, dual), height=250, width="stretch",

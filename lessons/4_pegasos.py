@@ -113,9 +113,9 @@ def lesson():
     st.markdown("**The coefficients over time.** Press ▶ to watch β grow into α: each bar is $\\alpha^t_j$, "
                 "the green dots are the running average $\\hat\\alpha_{t,j}$, the black ticks the exact SVM's "
                 "$\\alpha^*_j y_j$. (Played in your browser from the recorded snapshots.)")
-    st.plotly_chart(alpha_animation(result["snapshot_t"], result["alpha_snapshots"],
+    common.chart(alpha_animation(result["snapshot_t"], result["alpha_snapshots"],
                                     result["alpha_avg_snapshots"], y, result["alpha_star_y"]),
-                    key="pg_alpha", **common.CHART)
+                    key="pg_alpha")
 
     perceptron_section(X, y, p, perceptron)
     numbers(X, y, p["T"], result, perceptron)
@@ -137,9 +137,9 @@ def replay(X, y, kp, p, result):
         common.boundary_chart(fig, key="pg_boundary")
     with right:
         st.markdown("**Objective vs t, and the exact optimum**")
-        st.plotly_chart(objective_figure(result["t"], result["objective_last"], result["objective_avg"],
+        common.chart(objective_figure(result["t"], result["objective_last"], result["objective_avg"],
                                          result["optimum"], t_mark=t),
-                        key="pg_objective", **common.CHART)
+                        key="pg_objective")
 
 
 def perceptron_section(X, y, p, perceptron):
@@ -165,7 +165,7 @@ def perceptron_section(X, y, p, perceptron):
         a, b = st.columns(2)
         a.metric("total mistakes Σ αᵢ", perceptron["n_mistakes"])
         b.metric("training error", f"{perceptron['train_error']:.1%}")
-        st.plotly_chart(mistakes_figure(perceptron["mistakes"]), key="pg_mistakes", **common.CHART)
+        common.chart(mistakes_figure(perceptron["mistakes"]), key="pg_mistakes")
 
 
 def numbers(X, y, T, result, perceptron):

@@ -76,12 +76,11 @@ def verdict(report, *, what="K"):
 def spectrum_and_certificate(report, Xs, ys, key):
     left, right = st.columns(2, gap="medium")
     with left:
-        st.plotly_chart(spectrum_figure(report["eigenvalues"], report["threshold"]), key=f"{key}_spectrum",
-                        **common.CHART)
+        common.chart(spectrum_figure(report["eigenvalues"], report["threshold"]), key=f"{key}_spectrum")
     with right:
         if report["certificate"] is not None:
-            st.plotly_chart(certificate_figure(Xs, ys, report["certificate"], report["quadratic_form"]),
-                            key=f"{key}_certificate", **common.CHART)
+            common.chart(certificate_figure(Xs, ys, report["certificate"], report["quadratic_form"]),
+                            key=f"{key}_certificate")
         else:
             st.info("No certificate: no eigenvalue is below the rounding level, so no c with cᵀKc < 0 exists "
                     "for these points.", icon=":material/info:")
@@ -96,14 +95,13 @@ def gram_tab(Xs, ys, n_all):
         verdict(report)
     left, right = st.columns(2, gap="medium")
     with left:
-        st.plotly_chart(gram_heatmap(report["K"], ys), key="mc_gram", **common.CHART)
+        common.chart(gram_heatmap(report["K"], ys), key="mc_gram")
     with right:
-        st.plotly_chart(spectrum_figure(report["eigenvalues"], report["threshold"]), key="mc_spectrum",
-                        **common.CHART)
+        common.chart(spectrum_figure(report["eigenvalues"], report["threshold"]), key="mc_spectrum")
     if report["certificate"] is not None:
         left, right = st.columns(2, gap="medium")
-        left.plotly_chart(certificate_figure(Xs, ys, report["certificate"], report["quadratic_form"]),
-                          key="mc_certificate", **common.CHART)
+        common.chart(certificate_figure(Xs, ys, report["certificate"], report["quadratic_form"]),
+                          key="mc_certificate", container=left)
         right.markdown(CERTIFICATE_TEXT)
     subset = "" if n_all <= MAX_POINTS else f" (a fixed random {MAX_POINTS} of your {n_all})"
     st.caption(f"{Xs.shape[0]} points{subset}. Try the sigmoid kernel: tanh(γ x·z + r) fails for most γ and r.")
@@ -225,8 +223,7 @@ def formula_tab(X, y, Xs, ys):
         return
     left, right = st.columns(2, gap="medium")
     with left:
-        st.plotly_chart(spectrum_figure(report["eigenvalues"], report["threshold"]), key="mc_formula_spectrum",
-                        **common.CHART)
+        common.chart(spectrum_figure(report["eigenvalues"], report["threshold"]), key="mc_formula_spectrum")
     with right:
         st.markdown("**An SVM with your kernel** (DualSVM on all the points, the parsed formula as its kernel)")
         C = common.log_slider("C (box constraint)", "mc_C", common.C_VALUES, 1.0)

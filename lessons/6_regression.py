@@ -59,9 +59,9 @@ def ridge_section(column, x, y, kp, lam):
     with column:
         st.markdown("Each thin line is one term $\\beta_j K(x_j, x)$, a bump centred on a training point; "
                     "the thick line, their sum, is the fitted curve.")
-        st.plotly_chart(bumps_fig(x[:, 0], y, r["grid"], r["beta"], r["bumps"], r["f"],
+        common.chart(bumps_fig(x[:, 0], y, r["grid"], r["beta"], r["bumps"], r["f"],
                                   xtitle="x (scaled living area)", ytitle="y (price, $100k)"),
-                        key="rg_bumps", **common.CHART)
+                        key="rg_bumps")
         a, b, c = st.columns(3)
         a.metric("training RMSE", f"{r['rmse']:.4g}")
         b.metric("largest |βⱼ|", f"{np.max(np.abs(r['beta'])):.4g}")
@@ -93,18 +93,18 @@ def descent_section(x, y, kp):
     left, right = st.columns([1.3, 1], gap="medium")
     with left:
         f_theta = r["f_theta"] if explicit else r["f_beta"]
-        st.plotly_chart(fits_fig(x[:, 0], y, r["grid"], f_theta, r["f_beta"],
+        common.chart(fits_fig(x[:, 0], y, r["grid"], f_theta, r["f_beta"],
                                  theta_name="θᵀφ(x) (LMS on θ)" if explicit else "(no finite φ: β only)",
                                  beta_name="Σⱼ βⱼ K(xⱼ, x) (kernel LMS on β)", xtitle="x (scaled living area)",
                                  ytitle="y (price, $100k)", uirevision="rg_fits"),
-                        key="rg_fits", **common.CHART)
+                        key="rg_fits")
     with right:
         curves = {"loss of β": (r["loss_beta"], "dash")}
         if explicit:
             curves = {"loss of θ": (r["loss_theta"], None), **curves}
-        st.plotly_chart(history_fig(r["t"], curves, ytitle="½ Σᵢ (yᵢ − f(xᵢ))² (log scale)",
+        common.chart(history_fig(r["t"], curves, ytitle="½ Σᵢ (yᵢ − f(xᵢ))² (log scale)",
                                     uirevision="rg_loss"),
-                        key="rg_loss", **common.CHART)
+                        key="rg_loss")
     a, b, c = st.columns(3)
     if explicit:
         a.metric("max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot", f"{r['max_diff']:.3e}")
@@ -153,9 +153,9 @@ def logistic_section():
                               key="rgl_boundary")
     with right:
         st.caption("Gradient descent on β lowers J(β) at every step.")
-        st.plotly_chart(history_fig(r["t"], {"J(β)": (r["objective"], None)}, ytitle="J(β) (log scale)",
+        common.chart(history_fig(r["t"], {"J(β)": (r["objective"], None)}, ytitle="J(β) (log scale)",
                                     uirevision="rgl_objective"),
-                        key="rgl_objective", **common.CHART)
+                        key="rgl_objective")
     with st.expander("The numbers: β and P(y = +1 | x) per point, and the code of the update"):
         common.table({"j": np.arange(y.size), "x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int), "βⱼ": r["beta"],
                       "P(y = +1 | xⱼ)": r["proba"]}, height=240, key="rgl_table")

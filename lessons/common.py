@@ -1,10 +1,11 @@
 """Shared page helpers: control ranges defined once, the sidebar's data controls, cached data,
-the clickable decision-boundary chart and error display.
+the charts (drawn in place by lessons/live_chart.py; decision plots take clicks) and error display.
 
 Every control is keyed and bound to the URL (bind="query-params"), so a link reopens the same view.
 """
 
 import collections
+import contextlib
 import functools
 import hashlib
 import re
@@ -18,10 +19,11 @@ from threadpoolctl import threadpool_limits
 
 import datasets
 from datasets.upload import DECIMALS, MAX_ABS_COORD, read_points_csv
-from figures.boundary import CLICK_LAYER
+from figures.boundary import OWN_POINTS, own_points_trace
 from kernel_core.formula import MAX_LENGTH as FORMULA_MAX_LENGTH
 from kernel_core.svm import DualSVM, PrimalSVM
 from kernel_core.validation import check_X_y
+from lessons import live_chart
 
 # One BLAS thread per process (this module is imported once): sessions already rerun side by side, and
 # OpenBLAS's own threads spin and stall when the two cores are busy. A hard-margin Laplacian fit on
@@ -52,9 +54,6 @@ MAX_USER_POINTS = 200
 # 80 × 80 cells of about 5 px on a decision plot: no finer than the eye, and 64 % of 100 × 100's work (the
 # model on the grid, the level lines, the payload, the browser's image)
 GRID_POINTS = 80
-# every st.plotly_chart: no Plotly logo, and no Streamlit theme (figures.TEMPLATE styles them; the theme
-# is re-applied by the browser on each redraw and costs ~50 ms there)
-CHART = dict(config={"displaylogo": False}, theme=None)
 CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (red)"}
 
 
@@ -158,8 +157,9 @@ def _user_points_controls():
     with st.expander(f"Your own points ({len(points)})", expanded=False, key="own_points"):
         st.segmented_control("Class of the next point", [1, -1], format_func=CLASS_NAMES.get, default=1,
                              key="new_class", bind="query-params", required=True)
-        st.caption("Tap or click any decision-boundary plot to drop a point of this class there, "
-                   "or type its coordinates.")
+        st.caption("Tap or click any decision-boundary plot to drop a point of this class there (shift-click: "
+                   "the other class), or type its coordinates. Drag your points (◆) to move them; double-click "
+                   "one, or use the plot's Delete points mode, to remove it.")
         c1, c2 = st.columns(2)
         c1.number_input("x₁", -MAX_ABS_COORD, MAX_ABS_COORD, 0.0, 0.1, key="new_x1")
         c2.number_input("x₂", -MAX_ABS_COORD, MAX_ABS_COORD, 0.0, 0.1, key="new_x2")
@@ -245,14 +245,38 @@ def _set_points(points):
         del st.query_params["pts"]
 
 
-def add_point(x1, x2):
-    """Append a point of the currently chosen class (up to MAX_USER_POINTS)."""
+def _in_window(x1, x2):
+    """True when the point is inside ±MAX_ABS_COORD (what the link and uploads allow); else says so."""
+    if max(abs(x1), abs(x2)) <= MAX_ABS_COORD:
+        return True
+    st.toast(f"Points must lie within ±{MAX_ABS_COORD:g} on both axes; ({x1:g}, {x2:g}) does not.")
+    return False
+
+
+def add_point(x1, x2, label=None):
+    """Append a point of class `label` (default: the sidebar's chosen class), up to MAX_USER_POINTS."""
     points = st.session_state.get("user_points", ())
     if len(points) >= MAX_USER_POINTS:
         st.toast(f"At most {MAX_USER_POINTS} points of your own; clear some first.")
         return
-    label = st.session_state.get("new_class") or 1
-    _set_points(points + ((round(float(x1), 2), round(float(x2), 2), int(label)),))
+    x1, x2 = round(float(x1), DECIMALS) + 0.0, round(float(x2), DECIMALS) + 0.0
+    if _in_window(x1, x2):
+        _set_points(points + ((x1, x2, int(label or st.session_state.get("new_class") or 1)),))
+
+
+def move_point(i, x1, x2):
+    """Move the student's point i to (x1, x2), keeping its class."""
+    points = st.session_state.get("user_points", ())
+    x1, x2 = round(float(x1), DECIMALS) + 0.0, round(float(x2), DECIMALS) + 0.0
+    if 0 <= i < len(points) and _in_window(x1, x2):
+        _set_points(points[:i] + ((x1, x2, points[i][2]),) + points[i + 1:])
+
+
+def remove_point(i):
+    """Remove the student's point i."""
+    points = st.session_state.get("user_points", ())
+    if 0 <= i < len(points):
+        _set_points(points[:i] + points[i + 1:])
 
 
 def _add_typed_point():
@@ -395,14 +419,30 @@ def table(columns, **kwargs):
     return st.dataframe(pa.table(columns), hide_index=True, **kwargs)
 
 
+def chart(fig, key, *, container=None):
+    """Draw a figure, updated in place on later reruns (lessons/live_chart.py); in `container` if given."""
+    with container if container is not None else contextlib.nullcontext():
+        live_chart.chart(fig, key=key)
+
+
+def _apply_event(event):
+    if event.op == "add":
+        add_point(event.x, event.y, event.label)
+    elif event.op == "move":
+        move_point(event.index, event.x, event.y)
+    else:
+        remove_point(event.index)
+
+
 def boundary_chart(fig, key):
-    """Draw a decision-boundary figure; a click on its invisible grid layer adds a point there."""
-    event = st.plotly_chart(fig, key=key, on_select="rerun", selection_mode="points", **CHART)
-    layer = next(i for i, trace in enumerate(fig.data) if trace.name == CLICK_LAYER)
-    points = [p for p in (event.selection.points if event else []) if p.get("curve_number") == layer]
-    signature = tuple((p.get("x"), p.get("y")) for p in points)
-    seen = st.session_state.get(f"{key}__seen")
-    st.session_state[f"{key}__seen"] = signature
-    if points and signature != seen:
-        add_point(points[0]["x"], points[0]["y"])
-        st.rerun()
+    """Draw a decision-boundary figure in place: a click adds a point of the sidebar's class where it lands
+    (shift-click: the other class), dragging one of the student's points moves it, a double-click removes it.
+
+    The student's points are drawn as the figure's OWN_POINTS trace; a figure built without them gets it here.
+    """
+    points = st.session_state.get("user_points", ())
+    spec = fig.to_dict()
+    if points and not any(trace.get("name") == OWN_POINTS for trace in spec["data"]):
+        fig = {**spec, "data": [*spec["data"], own_points_trace(points)]}
+    live_chart.boundary_chart(fig, key=key, own=points, new_class=int(st.session_state.get("new_class") or 1),
+                              on_event=_apply_event)

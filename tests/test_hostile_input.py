@@ -25,6 +25,7 @@ from kernel_core.perceptron import KernelPerceptron
 from kernel_core.regression import KernelLogisticRegression
 from kernel_core.svm import DualSVM, PrimalSVM
 from lessons.common import GRID_POINTS, MAX_USER_POINTS, N_MAX
+from pageutil import figures
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "lessons").glob("[0-9]_*.py"))
@@ -457,7 +458,7 @@ def link(at):
 
 def the_view(at):
     """Everything a student sees of the lesson: figures, numbers, tables, messages."""
-    return ([c.proto.spec for c in at.get("plotly_chart")], [(m.label, m.value) for m in at.metric],
+    return (figures(at), [(m.label, m.value) for m in at.metric],
             [d.value.to_dict() for d in at.dataframe], [e.value for e in at.error], [w.value for w in at.warning])
 
 
@@ -520,7 +521,7 @@ def test_every_page_handles_only_points_piled_on_top_of_each_other(page):
     at.switch_page(page)
     at.run()
     assert not at.exception, at.exception
-    assert at.get("plotly_chart"), "the page drew no figure"
+    assert figures(at), "the page drew no figure"
 
 
 @pytest.mark.parametrize("page, hard", [("lessons/2_circle_lift.py", "cl_hard"), ("lessons/3_primal_dual.py", "pd_hard")])
@@ -580,4 +581,4 @@ def test_solvers_stopped_at_their_iteration_limit_say_so_instead_of_hanging():
     shown = [w.value for w in at.warning]
     assert any(w.startswith("SMO stopped at max_iter=100000") for w in shown), shown
     assert any(w.startswith("scikit-learn did not converge") for w in shown), shown
-    assert at.get("plotly_chart"), "the page still draws the current iterate"
+    assert figures(at), "the page still draws the current iterate"

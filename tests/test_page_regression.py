@@ -14,7 +14,7 @@ from kernel_core.grid import make_grid, make_grid_1d
 from kernel_core.kernels import make_kernel
 from kernel_core.regression import LMS, KernelLMS, KernelLogisticRegression, KernelRidge, max_stable_eta
 from lessons.common import GRID_POINTS
-from pageutil import decode, figure, metrics, open_page, page_data, table
+from pageutil import decode, figure, figures, metrics, open_page, page_data, table
 
 PAGE = "lessons/6_regression.py"
 GAP_LABEL = "max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot"
@@ -47,8 +47,8 @@ def default_page():
 def test_default_page_renders_all_figures_without_error(default_page):
     at = default_page
     assert not at.error, [e.value for e in at.error]
-    assert len(at.get("plotly_chart")) == 5
-    assert all(len(c.proto.spec) < 150_000 for c in at.get("plotly_chart"))
+    assert len(figures(at)) == 5
+    assert all(len(spec) < 150_000 for spec in figures(at))
 
 
 # ---------------------------------------------------------------- kernel ridge and the bumps
@@ -92,7 +92,7 @@ def test_ridge_sliders_at_their_extremes_redraw_the_bumps():
         a, b = open_page(PAGE, widgets={key: low}), open_page(PAGE, widgets={key: high})
         assert not a.error and not b.error
         assert figure(a, "rg_bumps") != figure(b, "rg_bumps")
-        assert all(len(c.proto.spec) < 150_000 for c in b.get("plotly_chart"))
+        assert all(len(spec) < 150_000 for spec in figures(b))
     smooth = abs(table(open_page(PAGE, widgets={"rg_lam": 1.0}), "xⱼ")["βⱼ"]).max()
     rough = abs(table(open_page(PAGE, widgets={"rg_lam": 1e-4}), "xⱼ")["βⱼ"]).max()
     assert smooth < rough
@@ -151,7 +151,7 @@ def test_kernels_without_a_finite_map_run_only_the_beta_update():
 def test_huge_step_shows_a_divergence_error_and_the_rest_of_the_page_still_renders():
     at = open_page(PAGE, widgets={"rg_eta": 10.0})
     assert any("diverged" in e.value and "smaller eta" in e.value for e in at.error)
-    assert len(at.get("plotly_chart")) == 3
+    assert len(figures(at)) == 3
 
 
 def test_descent_sliders_at_their_extremes_redraw():
