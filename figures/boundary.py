@@ -107,13 +107,14 @@ def _line_traces(lines, names):
 
 
 def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=None, own=None,
-                    height=460, overlays=(), line_names=(BOUNDARY, MARGINS)):
+                    height=460, overlays=(), line_names=(BOUNDARY, MARGINS), frames=None):
     """Decision function Z (len(ys), len(xs)) over the grid axes xs, ys with the training points.
 
     free_sv / bounded_sv: index arrays into X of free (0 < α < C) and bounded (α = C) support vectors.
     own: the student's points [(x1, x2, label)] (also in X, y), drawn on top as OWN_POINTS.
     overlays: more traces, drawn over the lines and points (under the student's points).
     line_names: legend names of the line f = 0 and of the lines f = ±1.
+    frames: an animation of the lines, e.g. boundary_frames(xs, ys, Z_list, labels).
     """
     Z = plot_values(Z)
     xs = np.asarray(xs, dtype=np.float32)
@@ -139,7 +140,7 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
     if own is not None and len(own):
         traces.append(own_points_trace(own))
     # the layout goes in with the traces: update_layout afterwards costs several times as much
-    return figure(traces, layout=dict(
+    return figure(traces, frames=frames, layout=dict(
         title=title or {}, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=70),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
         xaxis=dict(title="x₁", range=[float(xs[0]), float(xs[-1])], constrain="domain"),
@@ -164,8 +165,10 @@ def boundary_frames(xs, ys, Z_list, labels=None):
     ys = np.asarray(ys, dtype=np.float32)
     # 8 bytes per point (x and y as float32), 4/3 for base64
     max_points = max(64, int(FRAMES_BYTES / max(1, len(Z_list)) / (8 * 4 / 3)))
-    # a frame's trace is merged into the figure's: only the coordinates travel
+    # a frame's trace is merged into the figure's: only the coordinates travel, and a level f never reaches is
+    # one NaN point (an empty array would leave the previous frame's line on the plot)
+    nothing = np.array([np.nan], dtype=np.float32)
     return [dict(name=str(label), traces=list(LINE_TRACES),
-                 data=[dict(type="scatter", x=lx, y=ly)
+                 data=[dict(type="scatter", x=lx if lx.size else nothing, y=ly if ly.size else nothing)
                        for lx, ly in level_sets(xs, ys, plot_values(Z), (0.0, -1.0, 1.0), max_points=max_points)])
             for Z, label in zip(Z_list, labels)]

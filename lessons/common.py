@@ -426,12 +426,15 @@ def chart(fig, key, *, container=None):
 
 
 def _apply_event(event):
+    """A chart event applied to the student's points, then the whole app reruns: the sidebar's count and
+    every page's data change, also when the chart sits in a fragment."""
     if event.op == "add":
         add_point(event.x, event.y, event.label)
     elif event.op == "move":
         move_point(event.index, event.x, event.y)
     else:
         remove_point(event.index)
+    st.rerun(scope="app")
 
 
 def boundary_chart(fig, key):

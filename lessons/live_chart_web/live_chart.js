@@ -10,8 +10,8 @@
 //   click on the plot area           {op: "add", x, y, shift}   (data coordinates, from the axes' p2c)
 //   drag one of the student's points {op: "move", i, x, y}      (i: its index in the student's list)
 //   double-click it (or click it with "Delete points" on)  {op: "remove", i}
-// A figure with frames gets Play / Step / Reset buttons that replay the frames here (Plotly.animate),
-// without a server round trip per frame.
+// A figure with frames gets Play / Step / Reset buttons that replay the frames here (Plotly.react of the
+// figure with each frame merged in), without a server round trip per frame.
 
 const CSS = `
 .kl-chart { width: 100%; }
@@ -101,7 +101,7 @@ class Chart {
     this.status.setAttribute("aria-live", "polite");
     this.play = button("▶ Play", "Play the training animation", () => this.playFrames());
     this.step = button("Step", "Show the next frame of the animation", () => this.stepFrame());
-    this.restart = button("⏮ Reset", "Back to the first frame of the animation", () => this.showFrame(0));
+    this.restart = button("Reset", "Back to the first frame of the animation", () => this.showFrame(0));
     this.frameButtons = [this.status, this.play, this.step, this.restart];
     this.spacer = document.createElement("span");
     this.spacer.className = "kl-spacer";
@@ -154,9 +154,27 @@ class Chart {
     }
   }
 
-  layout() {
+  // the figure's data and layout as frame k shows them (k < 0: as sent): a frame's traces and layout keys
+  // are merged into the figure's, as Plotly merges frames
+  figureAt(k) {
     const fig = this.figure;
+    const frame = k >= 0 && fig.frames ? fig.frames[k] : null;
     const layout = {...(fig.layout || {})};
+    if (!frame) return {data: fig.data, layout};
+    const data = fig.data.slice();
+    (frame.data || []).forEach((trace, j) => {
+      const t = frame.traces ? frame.traces[j] : j;
+      data[t] = {...data[t], ...trace};
+    });
+    for (const [key, value] of Object.entries(frame.layout || {})) {
+      const old = layout[key];
+      const nested = value && old && typeof value === "object" && typeof old === "object" && !Array.isArray(value);
+      layout[key] = nested ? {...old, ...value} : value;
+    }
+    return {data, layout};
+  }
+
+  layout(layout) {
     // the figure's own uirevision (or one for all) plus the count of resets: a new value drops what the
     // student changed (zoom, pan, camera, legend) and draws the figure's own view again
     layout.uirevision = `${layout.uirevision ?? "chart"}#${this.resets}`;
@@ -172,9 +190,10 @@ class Chart {
     const fig = this.figure;
     const config = {...CONFIG, ...(fig.config || {})};
     if (this.options.mode === "boundary") config.doubleClick = false;  // a double-click removes a point
+    const {data, layout} = this.figureAt(this.frame);
     this.drawing = true;
     try {
-      await this.Plotly.react(this.gd, {data: fig.data, layout: this.layout(), frames: fig.frames || [], config});
+      await this.Plotly.react(this.gd, {data, layout: this.layout(layout), frames: fig.frames || [], config});
     } finally {
       this.drawing = false;
     }
@@ -184,8 +203,14 @@ class Chart {
   }
 
   resetView() {
+    if (!this.figureText) return;
     this.resets += 1;
-    if (this.figure) this.draw();
+    // Plotly writes what the student changes (ranges, camera, hidden traces) into the figure it drew:
+    // start again from the figure as sent
+    this.figure = JSON.parse(this.figureText);
+    this.frame = -1;
+    this.playing = false;
+    this.draw();
   }
 
   setDeleting(on) {
@@ -207,18 +232,11 @@ class Chart {
     this.step.disabled = this.playing || this.frame >= n - 1;
   }
 
-  async animateTo(names, frameMs) {
-    await this.Plotly.animate(this.gd, names, {
-      mode: "immediate", frame: {duration: frameMs, redraw: false}, transition: {duration: 0},
-    });
-  }
-
   async showFrame(k) {
     if (!this.frameNames.length) return;
     this.playing = false;
     this.frame = k;
-    await this.animateTo([this.frameNames[k]], 0);
-    this.updateFrameButtons();
+    await this.draw();
   }
 
   async stepFrame() {
@@ -234,8 +252,7 @@ class Chart {
     for (; k < n; k++) {
       if (!this.playing || figureText !== this.figureText) break;  // stopped, or a new figure came
       this.frame = k;
-      this.updateFrameButtons();
-      await this.animateTo([this.frameNames[k]], 0);
+      await this.draw();
       await new Promise((resolve) => setTimeout(resolve, FRAME_MS));
     }
     this.playing = false;
