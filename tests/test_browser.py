@@ -257,7 +257,7 @@ def animation_url():
     from conftest import ROOT, free_port, start_streamlit
 
     static = ROOT / "tests" / "static"
-    if not static.exists():
+    if not static.is_symlink() and not static.exists():
         static.symlink_to(ROOT / "static", target_is_directory=True)
     port = free_port()
     proc = start_streamlit(ROOT / "tests" / "animation_app.py", port)
