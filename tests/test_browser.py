@@ -63,6 +63,8 @@ def test_page_opens_from_navigation_and_redraws_on_slider_key(browser, app_url, 
 
     assert redraws_after_a_slider_key(page), "no slider moved by the keyboard redrew a figure"
     assert page.locator('[data-testid="stException"]').count() == 0
+    # every chart element drew its figure (lessons/live_chart.py marks one that failed)
+    assert page.evaluate("() => [...document.querySelectorAll('[data-kl-error]')].map(e => e.dataset.klError)") == []
     SHOTS.mkdir(parents=True, exist_ok=True)
     # Streamlit scrolls inside its own container: a tall viewport shows the whole page
     height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")

@@ -70,6 +70,15 @@ function button(text, label, onClick) {
   return b;
 }
 
+// an object without its null-valued keys, recursively: null means "not set" in a figure, but Plotly.react reads
+// a null axis range as a value and fails with "container is not an object" on the next redraw
+function withoutNulls(value) {
+  if (!value || typeof value !== "object" || Array.isArray(value) || ArrayBuffer.isView(value)) return value;
+  const out = {};
+  for (const [key, v] of Object.entries(value)) if (v !== null) out[key] = withoutNulls(v);
+  return out;
+}
+
 function messageText(data) {
   if (typeof data === "string") return data;
   return new TextDecoder().decode(data);
@@ -159,7 +168,7 @@ class Chart {
   figureAt(k) {
     const fig = this.figure;
     const frame = k >= 0 && fig.frames ? fig.frames[k] : null;
-    const layout = {...(fig.layout || {})};
+    const layout = withoutNulls(fig.layout || {});
     if (!frame) return {data: fig.data, layout};
     const data = fig.data.slice();
     (frame.data || []).forEach((trace, j) => {
@@ -199,6 +208,7 @@ class Chart {
     }
     this.draws += 1;
     this.gd.setAttribute("data-kl-draws", String(this.draws));
+    this.root.removeAttribute("data-kl-error");
     this.updateFrameButtons();
   }
 
@@ -373,6 +383,14 @@ class Chart {
     if (this.send) this.send("event", event);
   }
 
+  // a chart that cannot be drawn says so on the page (and in data-kl-error for the browser tests)
+  fail(error) {
+    console.error("Kernel Lab chart:", error);
+    this.root.setAttribute("data-kl-error", String(error && error.message || error));
+    this.status.textContent = `This chart could not be drawn: ${error && error.message || error}`;
+    if (!this.bar.contains(this.status)) this.bar.prepend(this.status);
+  }
+
   destroy() {
     this.observer.disconnect();
     this.playing = false;
@@ -384,7 +402,7 @@ export function mount(component, plotlyUrl) {
   const {data, parentElement, setTriggerValue} = component;
   let chart = parentElement.__klChart;
   if (!chart) chart = parentElement.__klChart = new Chart(parentElement);
-  chart.update(data, plotlyUrl, setTriggerValue).catch((error) => console.error("Kernel Lab chart:", error));
+  chart.update(data, plotlyUrl, setTriggerValue).catch((error) => chart.fail(error));
   // Streamlit calls the last cleanup on unmount, but also calls a superseded one when a new message came
   // before it was returned: only a chart whose element has left the page is taken down
   return () => setTimeout(() => {
