@@ -233,22 +233,23 @@ def test_a_click_adds_a_point_where_it_lands_and_shift_click_adds_the_other_clas
 
 
 def test_an_own_point_is_dragged_to_where_it_is_dropped_and_removed_by_a_double_click(browser, app_url):
-    page = open_lesson(browser, f"{app_url}/primal-dual?pts=0.25_0.50_1")
-    x, y = to_screen(page, "pd_boundary", 0.25, 0.5)
-    target = (x + 45, y + 30)
-    expected = to_data(page, "pd_boundary", *target)
+    first, second = (-0.75, -0.25, -1), (0.25, 0.5, 1)
+    page = open_lesson(browser, f"{app_url}/primal-dual?pts=-0.75_-0.25_-1~0.25_0.50_1")
+    x, y = to_screen(page, "pd_boundary", *second[:2])
+    expected = to_data(page, "pd_boundary", x + 45, y + 30)
     page.mouse.move(x, y)
     page.mouse.down()
     for k in range(1, 9):
         page.mouse.move(x + 45 * k / 8, y + 30 * k / 8)
     page.mouse.up()
-    points = wait_for_points(page, [(0.25, 0.5, 1)])
-    assert len(points) == 1 and points[0][2] == 1, points
-    assert points[0][:2] == pytest.approx(expected, abs=0.01)
+    points = wait_for_points(page, [first, second])
+    # the second point (its index travels in the trace's customdata) moved and kept its class; the first stayed
+    assert len(points) == 2 and points[0] == first and points[1][2] == 1, points
+    assert points[1][:2] == pytest.approx(expected, abs=0.01)
     page.wait_for_timeout(500)
-    x, y = to_screen(page, "pd_boundary", *points[0][:2])
+    x, y = to_screen(page, "pd_boundary", *points[1][:2])
     page.mouse.dblclick(x, y)
-    assert wait_for_points(page, points) == []
+    assert wait_for_points(page, points) == [first]
     page.close()
 
 
