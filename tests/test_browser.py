@@ -197,7 +197,7 @@ def test_a_pan_survives_a_slider_move_and_reset_view_restores_the_figure_view(br
     assert panned != original, "dragging the decision plot did not pan it"
     slider_step(page, "C (box constraint")
     assert ranges(page, "pd_boundary") == pytest.approx(panned, abs=1e-9), "the pan was lost on the slider move"
-    page.locator(".st-key-pd_boundary").get_by_role("button", name="Reset the view").click()
+    page.locator(".st-key-pd_boundary").get_by_role("button", name="Reset view:").click()
     page.wait_for_timeout(800)
     assert ranges(page, "pd_boundary") == pytest.approx(original, abs=1e-9)
     page.close()
@@ -297,9 +297,9 @@ def test_play_replays_the_frames_in_the_browser_and_stops_at_the_last(browser, a
         for (let i = 0; i < t.x.length; i++) if (isFinite(t.x[i])) { s += Math.hypot(t.x[i], t.y[i]); n++; }
         return s / n; }""")
     assert radius == pytest.approx(1.4, abs=0.03)
-    page.get_by_role("button", name="Back to the first frame of the animation").click()
+    page.get_by_role("button", name="Reset: back to the first frame").click()
     page.wait_for_function("() => document.querySelector('.st-key-animation [data-kl-frame=\"0\"]')", timeout=5_000)
-    page.get_by_role("button", name="Show the next frame of the animation").click()
+    page.get_by_role("button", name="Step:").click()
     page.wait_for_function("() => document.querySelector('.st-key-animation [data-kl-frame=\"1\"]')", timeout=5_000)
     # no request went to the server for the frames
     assert page.evaluate("() => performance.getEntriesByType('resource').length") == messages

@@ -60,6 +60,7 @@ function loadPlotly(url) {
   return plotly;
 }
 
+// label: the accessible name, which starts with the visible text (so speech control finds the button by it)
 function button(text, label, onClick) {
   const b = document.createElement("button");
   b.type = "button";
@@ -109,15 +110,15 @@ class Chart {
     this.status.className = "kl-status";
     this.status.setAttribute("aria-live", "polite");
     this.play = button("▶ Play", "Play the training animation", () => this.playFrames());
-    this.step = button("Step", "Show the next frame of the animation", () => this.stepFrame());
-    this.restart = button("Reset", "Back to the first frame of the animation", () => this.showFrame(0));
+    this.step = button("Step", "Step: show the next frame of the animation", () => this.stepFrame());
+    this.restart = button("Reset", "Reset: back to the first frame of the animation", () => this.showFrame(0));
     this.frameButtons = [this.status, this.play, this.step, this.restart];
     this.spacer = document.createElement("span");
     this.spacer.className = "kl-spacer";
-    this.delete = button("Delete points", "Delete mode: a click on one of your points removes it",
+    this.delete = button("Delete points", "Delete points: while on, a click on one of your points removes it",
                          () => this.setDeleting(!this.deleting));
     this.delete.setAttribute("aria-pressed", "false");
-    this.reset = button("Reset view", "Reset the view: zoom, pan, camera and hidden legend entries",
+    this.reset = button("Reset view", "Reset view: zoom, pan, camera and hidden legend entries",
                         () => this.resetView());
 
     this.observer = new ResizeObserver(() => {
