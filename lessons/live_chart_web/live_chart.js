@@ -204,6 +204,9 @@ class Chart {
     this.drawing = true;
     try {
       await this.Plotly.react(this.gd, {data, layout: this.layout(layout), frames: fig.frames || [], config});
+    } catch (error) {
+      this.fail(error);
+      return;
     } finally {
       this.drawing = false;
     }
