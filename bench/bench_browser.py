@@ -3,24 +3,28 @@
 Starts two Streamlit servers on free loopback ports — the real app (app.py) and bench/empty_app.py
 (one slider, one line of text) — and drives Debian's Chromium through Playwright. On each page it
 focuses the first enabled main-area slider whose one-step move redraws a figure, presses the arrow
-key towards the longer side of its range, and times from the keydown to the last change of the page's figures, once the rerun has
-finished and nothing has changed for SETTLE_S. A figure's fingerprint is its Plotly data and
-shapes/annotations/title (long arrays sampled), recomputed whenever Plotly swaps the div's data or
-layout object, polled every animation frame; for the empty app it is the text st.write prints.
+key towards the longer side of its range, and times from the keydown to the last figure drawn, once the rerun has
+finished and nothing has changed for SETTLE_S. That one-step probe is the first move after the page
+loaded and is not timed; every later move is. Figures are polled every animation frame. The app's chart
+element (lessons/live_chart.py) counts its finished draws in the div's data-kl-draws attribute, set when
+its Plotly.react has resolved: a figure is drawn when that count goes up (a chart whose figure did not
+change is not redrawn, so it does not count). Any other Plotly div (the floor app's st.plotly_chart) is
+fingerprinted by its Plotly data and shapes/annotations/title (long arrays sampled), recomputed whenever
+Plotly swaps the div's data or layout object. For the empty app it is the text st.write prints.
 
 Moves keep going the same way (new values, so the page's caches miss as they do for a student).
 A move that leaves every figure as it was (e.g. C past the point where no α is bounded) is counted
-in `still`, not timed, and turns the direction round if the move before it redrew; the end of the
-range turns it round too. The empty app
+in `still` (its run end still counts in `run end`), has no redraw to time, and turns the direction round
+if the move before it redrew; the end of the range turns it round too. The empty app
 is measured before and after the pages; its median over both batches is the reference.
 
 `run end`: median ms from the keydown to the end of the script run (the app's script state going
-back to notRunning) for the timed moves; what is left after it is transfer and Plotly drawing.
+back to notRunning) for every timed move; what is left after it is transfer and Plotly drawing.
 
-`new`: median count of Plotly charts mounted anew (a new chart div) by a timed move. Streamlit 1.67 keys
-a plotly_chart's React element by an id hashed from its whole spec, so a chart whose figure changed is
-unmounted and drawn from scratch (Plotly.newPlot), never updated in place by Plotly.react; this column
-shows how many charts paid that on the move.
+`new`: median count of Plotly charts mounted anew (a new chart div) by a move that redrew. Streamlit 1.67
+keys a plotly_chart's React element by an id hashed from its whole spec, so a chart whose figure changed is
+unmounted and drawn from scratch (Plotly.newPlot); the app's chart element keeps its div and redraws it
+with Plotly.react, so on the app's pages this should be 0 (the floor app stays on st.plotly_chart: 1).
 
 A move counts as a rerun when the server sent any message after the keydown (a run served from the
 caches can finish between two frames, so the script-state attribute is not always seen to change).
@@ -96,6 +100,11 @@ WATCHER_JS = """
   const plotlyPart = (gd) => {
     let s = seen.get(gd);
     if (!s && bench.fp !== null) keep(bench.mounts, performance.now());  // a new chart div: mounted anew
+    const drawn = gd.getAttribute("data-kl-draws");
+    if (drawn !== null) {  // the app's chart element: its count of finished Plotly.react calls
+      if (!s) seen.set(gd, {});
+      return "drawn " + drawn;
+    }
     if (!s || s.data !== gd.data || s.layout !== gd.layout) {
       let fp;
       try {
@@ -301,7 +310,7 @@ def measure(browser, url, mode, moves):
         for _ in range(moves):
             (latency, done, mounted), key, found = step(page, chosen, key, MOVE_TIMEOUT_S)
             issues += found
-            if latency is not None and done is not None:
+            if done is not None:
                 dones.append(done)
             if latency is not None:
                 mounts.append(mounted)

@@ -138,7 +138,7 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    threadpool_limits(limits=1, user_api="blas")   # as the app runs (lessons/common.py)
+    threadpool_limits(limits=1, user_api="blas")   # as the app runs (lessons/server.py)
     start = machine_state()
     results = []
     for _ in range(args.fits):

@@ -17,8 +17,8 @@ Informational, not budgeted:
 - `move ms`: the median rerun right after one main-area slider moves one step (a value not seen
   before, so the page's caches miss) — what a student's slider move costs the server.
 
-Payload: len(proto.spec) of every st.plotly_chart on the page at default settings, the JSON that
-travels to the browser (budget: 150 KB = 150,000 bytes per figure).
+Payload: the message of every chart element on the page at default settings (lessons/live_chart.py: a line
+of options and the figure's JSON), what travels to the browser (budget: 150 KB = 150,000 bytes per figure).
 
     python bench/bench_pages.py [--repeats 10] [--moves 4] [--pages 2,3]
 
@@ -168,7 +168,7 @@ def bench(script, page, repeats, moves):
     errors = errors_of(at)
     warm = [timed_run(at) for _ in range(repeats)]
     errors += errors_of(at)
-    sizes = [len(chart.proto.spec) for chart in at.get("plotly_chart")]
+    sizes = [len(chart.proto.bytes) for chart in at.get("bidi_component")]
     moved = move_times(at, moves)
     errors += errors_of(at)
     return statistics.median(warm), moved, sizes, sorted(set(errors))

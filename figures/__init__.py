@@ -13,6 +13,7 @@ the template travels in each figure's JSON: it is kept to the few layout keys th
 
 import numpy as np
 import plotly.graph_objects as go
+from _plotly_utils.utils import convert_to_base64
 
 F32_MAX = float(np.finfo(np.float32).max)
 
@@ -41,13 +42,15 @@ def figure(data, layout, frames=None):
 
     Its dict (what st.plotly_chart sends) is made once, here: to_dict returns it from then on, so a
     cached figure is not converted again on every draw. Frames (JSON-ready dicts) go into that dict
-    only, not into go.Frame objects: 40 of those cost ~35 ms even unvalidated.
+    only, not into go.Frame objects: 40 of those cost ~35 ms even unvalidated; their numpy arrays become
+    base64 typed arrays there, as the traces' do in to_dict (the JSON encoder would write lists of numbers).
     """
     fig = go.Figure(data=_titles(list(data)), layout={"template": TEMPLATE_SPEC, **_titles(layout)},
                     _validate=False)
     spec = fig.to_dict()
     if frames:
         spec["frames"] = _titles(list(frames))
+        convert_to_base64(spec["frames"])
     fig.to_dict = lambda: spec
     return fig
 

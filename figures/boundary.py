@@ -7,7 +7,12 @@ page; support vectors are ringed, free and bounded ones told apart.
 
 Drawing cost in the browser decided the shape (headless Chromium, Plotly.react of the Pegasos figure,
 medians): a labelled contour trace 75–80 ms, the same without labels 38 ms, a heatmap with the three
-lines as scatter traces 28–31 ms; an invisible click layer of 30 × 30 markers added ~25 ms, 20 × 20 ~8 ms.
+lines as scatter traces 28–31 ms. Clicks are read from the plot area by the chart element
+(lessons/live_chart.py), not from an invisible layer of markers, so a point lands where it is clicked.
+
+The student's own points are drawn apart from the generated ones (a larger diamond with a black outline,
+in a trace named OWN_POINTS whose customdata is each point's index in the student's list), so the chart
+element can let them be dragged and removed.
 """
 
 import numpy as np
@@ -24,12 +29,15 @@ F_RANGE = 2.0
 # 80 × 80 cells of about 5 px on a decision plot: no finer than the eye, and 64 % of 100 × 100's work (the
 # model on the grid, the level lines, the payload, the browser's image)
 GRID_POINTS = 80
-CLICK_LAYER = "click to add a point"
-CLICK_CELLS = 20
+OWN_POINTS = "your points"
+# the three line traces of decision_figure (f = 0, f = −1, f = +1), after the colour field
+LINE_TRACES = (1, 2, 3)
 # lines of a very wiggly f (a narrow RBF with a hard margin) are traced on every 2nd, 4th... grid line,
 # so that the three lines stay under this many points and breaks (~64 KB as float32 base64) and the
 # figure under its payload budget
 MAX_LINE_POINTS = 6000
+# all frames of an animation together (boundary_frames): its lines may take this much of the figure's 150 KB
+FRAMES_BYTES = 90_000
 BOUNDARY = "f = 0 (decision boundary)"
 MARGINS = "f = ±1 (margins)"
 
@@ -47,12 +55,17 @@ def class_traces(X, y, *, size=8):
     return traces
 
 
-def click_layer(xs, ys, cells=CLICK_CELLS):
-    """An invisible grid of markers: Plotly reports clicks on points, not on empty space."""
-    gx, gy = np.meshgrid(np.linspace(xs[0], xs[-1], cells), np.linspace(ys[0], ys[-1], cells))
+def own_points_trace(points):
+    """The student's points [(x1, x2, label)] as one trace: diamonds in the class colours with a black
+    outline, customdata = the index of each point in the student's list."""
+    points = np.asarray(points, dtype=np.float64).reshape(-1, 3)
     return dict(type="scatter",
-        x=gx.ravel().astype(np.float32), y=gy.ravel().astype(np.float32), mode="markers", name=CLICK_LAYER,
-        marker=dict(size=26, color="rgba(0,0,0,0)"), hoverinfo="none", showlegend=False,
+        x=points[:, 0].astype(np.float32), y=points[:, 1].astype(np.float32), mode="markers", name=OWN_POINTS,
+        customdata=np.arange(len(points), dtype=np.int32),
+        marker=dict(symbol="diamond", size=13, color=[CLASS_COLORS[int(v)] for v in points[:, 2]],
+                    line=dict(color="black", width=1.5)),
+        hovertemplate="your point %{customdata}: x₁=%{x:.2f}, x₂=%{y:.2f}<extra>drag to move, "
+                      "double-click to remove</extra>",
     )
 
 
@@ -61,11 +74,11 @@ def _thinned(n, stride):
     return np.unique(np.r_[0:n:stride, n - 1])
 
 
-def level_sets(xs, ys, Z, levels):
+def level_sets(xs, ys, Z, levels, *, max_points=MAX_LINE_POINTS):
     """[(x, y)] of the lines Z = level for each level, as float32 with NaN breaks (kernel_core's level_lines).
 
     A very wiggly Z is traced on every 2nd, 4th... grid line (always with the last), so that all the lines
-    together stay under MAX_LINE_POINTS points and breaks: a line has one point per crossed cell edge, and
+    together stay under max_points points and breaks: a line has one point per crossed cell edge, and
     a piece of line crosses at least two edges, so points and breaks are at most 1.5 × the crossings.
     """
     Z = np.asarray(Z, dtype=np.float64)
@@ -75,7 +88,7 @@ def level_sets(xs, ys, Z, levels):
         sub = Z[np.ix_(rows, cols)]
         # one point per crossed cell edge (plus breaks): cheap to count before tracing
         crossings = sum(int(np.count_nonzero(np.diff(sub > level, axis=a))) for level in levels for a in (0, 1))
-        if 1.5 * crossings <= MAX_LINE_POINTS or min(len(rows), len(cols)) <= 3:
+        if 1.5 * crossings <= max_points or min(len(rows), len(cols)) <= 3:
             break
         stride *= 2
     lines = (level_lines(np.asarray(xs)[cols], np.asarray(ys)[rows], sub, level) for level in levels)
@@ -88,13 +101,23 @@ def line_trace(xy, *, name, color="black", width=2.0, dash="solid", showlegend=T
                       line=dict(color=color, width=width, dash=dash), hoverinfo="skip")
 
 
-def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=None, clickable=True,
-                    height=460, overlays=(), line_names=(BOUNDARY, MARGINS)):
+def _line_traces(lines, names):
+    """The lines f = 0, −1, +1 from level_sets as the three traces at LINE_TRACES."""
+    zero, minus, plus = lines
+    return [line_trace(zero, name=names[0], width=2.5),
+            line_trace(minus, name=names[1], width=1.5, dash="dash"),
+            line_trace(plus, name=names[1], width=1.5, dash="dash", showlegend=False)]
+
+
+def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=None, own=None,
+                    height=460, overlays=(), line_names=(BOUNDARY, MARGINS), frames=None):
     """Decision function Z (len(ys), len(xs)) over the grid axes xs, ys with the training points.
 
     free_sv / bounded_sv: index arrays into X of free (0 < α < C) and bounded (α = C) support vectors.
-    overlays: more traces, drawn over the lines and points (under the click layer).
+    own: the student's points [(x1, x2, label)] (also in X, y), drawn on top as OWN_POINTS.
+    overlays: more traces, drawn over the lines and points (under the student's points).
     line_names: legend names of the line f = 0 and of the lines f = ±1.
+    frames: an animation of the lines, e.g. boundary_frames(xs, ys, Z_list, labels).
     """
     Z = plot_values(Z)
     xs = np.asarray(xs, dtype=np.float32)
@@ -106,10 +129,7 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
                       x=0.5, xanchor="center", y=-0.22, yanchor="top"),
         hovertemplate="x₁=%{x:.2f}, x₂=%{y:.2f}<br>f=%{z:.3f}<extra></extra>",
     )]
-    zero, minus, plus = level_sets(xs, ys, Z, (0.0, -1.0, 1.0))
-    traces += [line_trace(zero, name=line_names[0], width=2.5),
-               line_trace(minus, name=line_names[1], width=1.5, dash="dash"),
-               line_trace(plus, name=line_names[1], width=1.5, dash="dash", showlegend=False)]
+    traces += _line_traces(level_sets(xs, ys, Z, (0.0, -1.0, 1.0)), line_names)
     traces += class_traces(X, y)
     rings = [(free_sv, "free SV (0 < α < C)", "black", "solid"),
              (bounded_sv, "bounded SV (α = C)", "#7b3294", "dot")]
@@ -120,13 +140,38 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
                 marker=dict(symbol="circle-open", size=16, color=color, line=dict(width=2.5, color=color)),
             ))
     traces += list(overlays)
-    if clickable:
-        traces.append(click_layer(xs, ys))
+    if own is not None and len(own):
+        traces.append(own_points_trace(own))
     # the layout goes in with the traces: update_layout afterwards costs several times as much
-    return figure(traces, layout=dict(
+    return figure(traces, frames=frames, layout=dict(
         title=title or {}, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=70),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
         xaxis=dict(title="x₁", range=[float(xs[0]), float(xs[-1])], constrain="domain"),
         yaxis=dict(title="x₂", range=[float(ys[0]), float(ys[-1])], scaleanchor="x", scaleratio=1),
-        uirevision="boundary", clickmode="event+select", dragmode="pan",
+        uirevision="boundary", dragmode="pan",
     ))
+
+
+def boundary_frames(xs, ys, Z_list, labels=None):
+    """Plotly frames replaying training on a decision_figure: one per decision grid in Z_list (one per
+    snapshot), each replacing only the lines f = 0 and f = ±1 (LINE_TRACES); the colour field and the points
+    stay. labels: a name per frame (shown by the chart element's player), default "1", "2", ...
+
+    The lines of all frames share FRAMES_BYTES (float32 x and y, base64 in the JSON), so 25+ frames keep the
+    figure within its payload budget; a frame's lines are thinned as level_sets does when they would not fit.
+    """
+    if labels is None:
+        labels = [str(k + 1) for k in range(len(Z_list))]
+    if len(labels) != len(Z_list):
+        raise ValueError(f"labels has {len(labels)} entries for {len(Z_list)} grids; give one label per grid.")
+    xs = np.asarray(xs, dtype=np.float32)
+    ys = np.asarray(ys, dtype=np.float32)
+    # 8 bytes per point (x and y as float32), 4/3 for base64
+    max_points = max(64, int(FRAMES_BYTES / max(1, len(Z_list)) / (8 * 4 / 3)))
+    # a frame's trace is merged into the figure's: only the coordinates travel, and a level f never reaches is
+    # one NaN point (an empty array would leave the previous frame's line on the plot)
+    nothing = np.array([np.nan], dtype=np.float32)
+    return [dict(name=str(label), traces=list(LINE_TRACES),
+                 data=[dict(type="scatter", x=lx if lx.size else nothing, y=ly if ly.size else nothing)
+                       for lx, ly in level_sets(xs, ys, plot_values(Z), (0.0, -1.0, 1.0), max_points=max_points)])
+            for Z, label in zip(Z_list, labels)]

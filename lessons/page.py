@@ -11,12 +11,9 @@ import functools
 import pyarrow as pa
 import streamlit as st
 
-from figures.boundary import CLICK_LAYER
-from lessons.sidebar import add_point
+from figures.boundary import OWN_POINTS, own_points_trace
+from lessons import live_chart, sidebar
 
-# every chart: no Plotly logo, and no Streamlit theme (figures.TEMPLATE styles them; the theme
-# is re-applied by the browser on each redraw and costs ~50 ms there)
-CHART = dict(config={"displaylogo": False}, theme=None)
 _RERUN_APP = "_rerun_app"
 
 
@@ -79,21 +76,34 @@ def table(columns, **kwargs):
 
 
 def chart(fig, key):
-    """Draw a figure."""
-    st.plotly_chart(fig, key=key, **CHART)
+    """Draw a figure, updated in place on later reruns (lessons/live_chart.py)."""
+    live_chart.chart(fig, key=key)
+
+
+def _apply_event(event):
+    """A chart event applied to the student's points, then the whole app reruns: the sidebar's count and
+    every page's data change, also when the chart sits in a fragment."""
+    if event.op == "add":
+        sidebar.add_point(event.x, event.y, event.label)
+    elif event.op == "move":
+        sidebar.move_point(event.index, event.x, event.y)
+    else:
+        sidebar.remove_point(event.index)
+    st.rerun(scope="app")
 
 
 def boundary_chart(fig, key):
-    """Draw a decision-boundary figure; a click on its invisible grid layer adds a point there."""
-    event = st.plotly_chart(fig, key=key, on_select="rerun", selection_mode="points", **CHART)
-    layer = next(i for i, trace in enumerate(fig.data) if trace.name == CLICK_LAYER)
-    points = [p for p in (event.selection.points if event else []) if p.get("curve_number") == layer]
-    signature = tuple((p.get("x"), p.get("y")) for p in points)
-    seen = st.session_state.get(f"{key}__seen")
-    st.session_state[f"{key}__seen"] = signature
-    if points and signature != seen:
-        add_point(points[0]["x"], points[0]["y"])
-        st.rerun()
+    """Draw a decision-boundary figure in place: a click adds a point of the sidebar's class where it lands
+    (shift-click: the other class), dragging one of the student's points moves it, a double-click removes it.
+
+    The student's points are drawn as the figure's OWN_POINTS trace; a figure built without them gets it here.
+    """
+    own = sidebar.user_points()
+    spec = fig.to_dict()
+    if own and not any(trace.get("name") == OWN_POINTS for trace in spec["data"]):
+        fig = {**spec, "data": [*spec["data"], own_points_trace(own)]}
+    live_chart.boundary_chart(fig, key=key, own=own, new_class=int(st.session_state.get("new_class") or 1),
+                              on_event=_apply_event)
 
 
 def code(title, source, text=None, columns=None, **table_kwargs):

@@ -27,10 +27,11 @@ def decode(raw):
 
 
 def point(x1, x2, y):
-    """(x1, x2, y) as the link stores it: rounded, clipped to ±MAX_ABS_COORD, y as an int."""
-    def coord(v):
-        return round(min(max(float(v), -MAX_ABS_COORD), MAX_ABS_COORD), DECIMALS) + 0.0
-    return coord(x1), coord(x2), int(y)
+    """(x1, x2, y) as the link stores it: rounded, y as an int; ValueError outside ±MAX_ABS_COORD."""
+    x1, x2 = round(float(x1), DECIMALS) + 0.0, round(float(x2), DECIMALS) + 0.0
+    if not max(abs(x1), abs(x2)) <= MAX_ABS_COORD:
+        raise ValueError(f"Points must lie within ±{MAX_ABS_COORD:g} on both axes; ({x1:g}, {x2:g}) does not.")
+    return x1, x2, int(y)
 
 
 def added(points, x1, x2, y):
@@ -41,7 +42,8 @@ def added(points, x1, x2, y):
 
 
 def moved(points, i, x1, x2):
-    """points with point i moved to (x1, x2), its class kept; unchanged when i is not a point's index."""
+    """points with point i moved to (x1, x2), its class kept; unchanged when i is not a point's index;
+    ValueError outside ±MAX_ABS_COORD."""
     if not 0 <= i < len(points):
         return points
     return (*points[:i], point(x1, x2, points[i][2]), *points[i + 1:])

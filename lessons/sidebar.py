@@ -66,8 +66,23 @@ def set_points(new_points):
 
 def add_point(x1, x2, label=None):
     """Append a point of class `label` (default: the class chosen in the sidebar)."""
+    _edit(points.added, x1, x2, label or st.session_state.get("new_class") or 1)
+
+
+def move_point(i, x1, x2):
+    """Move the student's point i to (x1, x2), keeping its class."""
+    _edit(points.moved, i, x1, x2)
+
+
+def remove_point(i):
+    """Remove the student's point i."""
+    _edit(points.removed, i)
+
+
+def _edit(change, *args):
+    """Apply a change of lessons/points.py to the student's points; a refused change is a toast, not an error."""
     try:
-        set_points(points.added(user_points(), x1, x2, label or st.session_state.get("new_class") or 1))
+        set_points(change(user_points(), *args))
     except ValueError as exc:
         st.toast(str(exc))
 

@@ -1,5 +1,10 @@
 """Helpers shared by the page tests: open a lesson under Streamlit's AppTest through app.py's navigation, and
-read back what it drew (Plotly specs, metrics, tables) and the data it drew it from."""
+read back what it drew (Plotly specs, metrics, tables) and the data it drew it from.
+
+Pages draw figures with the lab's chart element (lessons/live_chart.py, a components-v2 component). AppTest
+has no class of its own for it: each chart is an element of type "bidi_component" (an UnknownElement) whose
+proto carries the component's name, an id ending in "-<key>", and the message bytes: a line of JSON options,
+a newline, then the figure's JSON."""
 
 import base64
 import json
@@ -41,15 +46,32 @@ def open_page(page, *, sidebar=None, state=None, widgets=None):
     return at
 
 
+CHART_COMPONENT = "kernel_lab.live_chart"
+
+
+def chart_elements(at):
+    """Every chart element on the page, in page order."""
+    return [e for e in at.get("bidi_component") if e.proto.component_name == CHART_COMPONENT]
+
+
+def chart_options(element):
+    """The options line of a chart element's message (mode, height...)."""
+    return json.loads(element.proto.bytes.split(b"\n", 1)[0])
+
+
+def _figure_text(element):
+    return element.proto.bytes.split(b"\n", 1)[1].decode()
+
+
 def figures(at):
-    """The JSON text of every Plotly chart on the page, in page order."""
-    return [c.proto.spec for c in at.get("plotly_chart")]
+    """The JSON text of every chart's figure on the page, in page order."""
+    return [_figure_text(e) for e in chart_elements(at)]
 
 
 def figure(at, key):
     """The JSON text of the one chart drawn with `key` (Streamlit ends the element id with the user key)."""
-    found = [c.proto.spec for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
-    assert len(found) == 1, [c.proto.id for c in at.get("plotly_chart")]
+    found = [_figure_text(e) for e in chart_elements(at) if e.proto.id.endswith(f"-{key}")]
+    assert len(found) == 1, [e.proto.id for e in chart_elements(at)]
     return found[0]
 
 

@@ -63,6 +63,8 @@ def test_page_opens_from_navigation_and_redraws_on_slider_key(browser, app_url, 
 
     assert redraws_after_a_slider_key(page), "no slider moved by the keyboard redrew a figure"
     assert page.locator('[data-testid="stException"]').count() == 0
+    # every chart element drew its figure (lessons/live_chart.py marks one that failed)
+    assert page.evaluate("() => [...document.querySelectorAll('[data-kl-error]')].map(e => e.dataset.klError)") == []
     SHOTS.mkdir(parents=True, exist_ok=True)
     # Streamlit scrolls inside its own container: a tall viewport shows the whole page
     height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
@@ -71,3 +73,255 @@ def test_page_opens_from_navigation_and_redraws_on_slider_key(browser, app_url, 
     page.screenshot(path=str(SHOTS / f"{path}.png"))
     assert not errors, errors
     page.close()
+
+
+# ---------------------------------------------------------------- charts drawn in place (lessons/live_chart.py)
+
+# every Plotly div of the page by the key of its chart (Streamlit marks a keyed element with st-key-<key>)
+PLOT_JS = "(key) => document.querySelector(`.st-key-${key} .js-plotly-plot`)"
+
+
+def open_lesson(browser, url):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(url, wait_until="domcontentloaded")
+    page.locator('[data-testid="stMain"] .js-plotly-plot').first.wait_for(state="visible", timeout=60_000)
+    wait_idle(page)
+    page.wait_for_timeout(500)
+    return page
+
+
+def plot_box(page, key):
+    """The plot area of chart `key` on the screen: left, top, width, height (px)."""
+    page.locator(f".st-key-{key} .js-plotly-plot").scroll_into_view_if_needed()
+    return page.evaluate(f"""(key) => {{
+        const gd = ({PLOT_JS})(key), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+        const r = gd.getBoundingClientRect();
+        return [r.left + xa._offset, r.top + ya._offset, xa._length, ya._length];
+    }}""", key)
+
+
+def to_data(page, key, x, y):
+    """The data coordinates of the screen point (x, y) on chart `key`'s axes."""
+    return page.evaluate(f"""([key, x, y]) => {{
+        const gd = ({PLOT_JS})(key), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+        const r = gd.getBoundingClientRect();
+        return [xa.p2c(x - r.left - xa._offset), ya.p2c(y - r.top - ya._offset)];
+    }}""", [key, x, y])
+
+
+def to_screen(page, key, x, y):
+    """The screen point of data coordinates (x, y) on chart `key` (scrolled into view)."""
+    page.locator(f".st-key-{key} .js-plotly-plot").scroll_into_view_if_needed()
+    return page.evaluate(f"""([key, x, y]) => {{
+        const gd = ({PLOT_JS})(key), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+        const r = gd.getBoundingClientRect();
+        return [r.left + xa._offset + xa.c2p(x), r.top + ya._offset + ya.c2p(y)];
+    }}""", [key, x, y])
+
+
+def ranges(page, key):
+    """The x and y ranges of chart `key`: [x0, x1, y0, y1]."""
+    return page.evaluate(f"(key) => {{ const l = ({PLOT_JS})(key)._fullLayout; "
+                         "return [...l.xaxis.range, ...l.yaxis.range]; }", key)
+
+
+def slider_step(page, label, key="ArrowRight"):
+    """Move the main-area slider labelled `label` one step with the keyboard; wait until every figure that
+    changed is redrawn and the run is over."""
+    before = page.evaluate(FIGURES_JS)
+    slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"]', has_text=label) \
+        .locator('input[type="range"]').first
+    slider.focus()
+    slider.press(key)
+    page.wait_for_function(f"(before) => ({FIGURES_JS})() !== before", arg=before, timeout=30_000)
+    wait_idle(page)
+    page.wait_for_timeout(800)
+
+
+def points_in_url(page):
+    """The student's points in the page's link: [(x1, x2, label)]."""
+    from urllib.parse import parse_qs, urlparse
+
+    raw = parse_qs(urlparse(page.url).query).get("pts", [""])[0]
+    return [(float(a), float(b), int(c)) for a, b, c in (p.split("_") for p in raw.split("~") if p)]
+
+
+def wait_for_points(page, changed_from, timeout=30_000):
+    deadline = page.evaluate("() => performance.now()") + timeout
+    while page.evaluate("() => performance.now()") < deadline:
+        if points_in_url(page) != changed_from:
+            wait_idle(page)
+            return points_in_url(page)
+        page.wait_for_timeout(100)
+    return points_in_url(page)
+
+
+def test_3d_camera_survives_a_slider_move_on_the_circle_lesson(browser, app_url):
+    page = open_lesson(browser, f"{app_url}/circle")
+    left, top, width, height = page.evaluate(
+        f"(key) => {{ const r = ({PLOT_JS})(key).getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }}",
+        "cl_lift3d")
+    cx, cy = left + width / 2, top + height / 2
+    page.mouse.move(cx, cy)
+    page.mouse.down()
+    for k in range(1, 11):
+        page.mouse.move(cx + 12 * k, cy + 4 * k)
+    page.mouse.up()
+    page.wait_for_timeout(500)
+    eye = "(key) => { const c = (" + PLOT_JS + ")(key)._fullLayout.scene.camera.eye; return [c.x, c.y, c.z]; }"
+    rotated = page.evaluate(eye, "cl_lift3d")
+    slider_step(page, "C (box constraint")
+    after = page.evaluate(eye, "cl_lift3d")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "camera-after-slider.png"))
+    assert after == pytest.approx(rotated, abs=1e-6), f"camera {rotated} became {after} after the slider move"
+    page.close()
+
+
+def pan(page, key, dx, dy):
+    left, top, width, height = plot_box(page, key)
+    x, y = left + width * 0.3, top + height * 0.6
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for k in range(1, 9):
+        page.mouse.move(x + dx * k / 8, y + dy * k / 8)
+    page.mouse.up()
+    page.wait_for_timeout(400)
+
+
+def test_a_pan_survives_a_slider_move_and_reset_view_restores_the_figure_view(browser, app_url):
+    page = open_lesson(browser, f"{app_url}/primal-dual")
+    original = ranges(page, "pd_boundary")
+    pan(page, "pd_boundary", 80, -50)
+    panned = ranges(page, "pd_boundary")
+    assert panned != original, "dragging the decision plot did not pan it"
+    slider_step(page, "C (box constraint")
+    assert ranges(page, "pd_boundary") == pytest.approx(panned, abs=1e-9), "the pan was lost on the slider move"
+    page.locator(".st-key-pd_boundary").get_by_role("button", name="Reset view:").click()
+    page.wait_for_timeout(800)
+    assert ranges(page, "pd_boundary") == pytest.approx(original, abs=1e-9)
+    page.close()
+
+
+def click_adds(page, key, dx, dy, modifiers=()):
+    """Click chart `key` at (dx, dy) from its plot area's centre; returns (where in data coordinates, points)."""
+    left, top, width, height = plot_box(page, key)
+    x, y = left + width / 2 + dx, top + height / 2 + dy
+    where = to_data(page, key, x, y)
+    before = points_in_url(page)
+    for key in modifiers:
+        page.keyboard.down(key)
+    page.mouse.click(x, y)
+    for key in modifiers:
+        page.keyboard.up(key)
+    return where, wait_for_points(page, before)
+
+
+def test_a_click_adds_a_point_where_it_lands_and_shift_click_adds_the_other_class(browser, app_url):
+    page = open_lesson(browser, f"{app_url}/primal-dual")
+    where, points = click_adds(page, "pd_boundary", 37, -23)
+    assert len(points) == 1, points
+    assert points[0][:2] == pytest.approx(where, abs=0.01) and points[0][2] == 1
+    where, points = click_adds(page, "pd_boundary", -61, 44, modifiers=["Shift"])
+    assert len(points) == 2, points
+    assert points[1][:2] == pytest.approx(where, abs=0.01) and points[1][2] == -1
+    # the whole app reran: the sidebar counts the new points
+    page.locator('[data-testid="stSidebar"]', has_text="Your own points (2)").wait_for(timeout=10_000)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "clicked-points.png"))
+    page.close()
+
+
+def test_an_own_point_is_dragged_to_where_it_is_dropped_and_removed_by_a_double_click(browser, app_url):
+    first, second = (-0.75, -0.25, -1), (0.25, 0.5, 1)
+    page = open_lesson(browser, f"{app_url}/primal-dual?pts=-0.75_-0.25_-1~0.25_0.50_1")
+    x, y = to_screen(page, "pd_boundary", *second[:2])
+    expected = to_data(page, "pd_boundary", x + 45, y + 30)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for k in range(1, 9):
+        page.mouse.move(x + 45 * k / 8, y + 30 * k / 8)
+    page.mouse.up()
+    points = wait_for_points(page, [first, second])
+    # the second point (its index travels in the trace's customdata) moved and kept its class; the first stayed
+    assert len(points) == 2 and points[0] == first and points[1][2] == 1, points
+    assert points[1][:2] == pytest.approx(expected, abs=0.01)
+    page.wait_for_timeout(500)
+    x, y = to_screen(page, "pd_boundary", *points[1][:2])
+    page.mouse.dblclick(x, y)
+    assert wait_for_points(page, points) == [first]
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def animation_url():
+    """tests/animation_app.py served (its static folder is the app's: Streamlit serves the one next to the
+    main script)."""
+    from conftest import ROOT, free_port, start_streamlit
+
+    static = ROOT / "tests" / "static"
+    if not static.is_symlink() and not static.exists():
+        static.symlink_to(ROOT / "static", target_is_directory=True)
+    port = free_port()
+    proc = start_streamlit(ROOT / "tests" / "animation_app.py", port)
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def test_play_replays_the_frames_in_the_browser_and_stops_at_the_last(browser, animation_url):
+    page = open_lesson(browser, animation_url)
+    # every frame the player shows, by its status line
+    page.evaluate("""() => { const status = document.querySelector('.st-key-animation .kl-status');
+        window.__frames = [];
+        new MutationObserver(() => {
+            const m = status.textContent.match(/^playing frame \\d+ of \\d+: (.*)$/);
+            if (m && window.__frames[window.__frames.length - 1] !== m[1]) window.__frames.push(m[1]);
+        }).observe(status, {childList: true, characterData: true, subtree: true}); }""")
+    messages = page.evaluate("() => performance.getEntriesByType('resource').length")
+    play = page.get_by_role("button", name="Play the training animation")
+    play.focus()
+    page.keyboard.press("Enter")   # a real button: the keyboard plays it
+    page.wait_for_function("() => document.querySelector('.st-key-animation [data-kl-playing=\"true\"]')",
+                           timeout=5_000)
+    page.wait_for_function("() => document.querySelector('.st-key-animation [data-kl-playing=\"false\"]')",
+                           timeout=30_000)
+    frames = page.evaluate("() => window.__frames")
+    names = [f"radius {r:.2f}" for r in __import__("numpy").linspace(0.4, 1.4, 30)]
+    assert frames == names, frames
+    state = page.locator(".st-key-animation .kl-chart")
+    assert state.get_attribute("data-kl-frame") == "29"
+    # the f = 0 line drawn is the last frame's: a circle of radius 1.4
+    radius = page.evaluate("""() => { const gd = document.querySelector('.st-key-animation .js-plotly-plot');
+        const t = gd._fullData[1]; let s = 0, n = 0;
+        for (let i = 0; i < t.x.length; i++) if (isFinite(t.x[i])) { s += Math.hypot(t.x[i], t.y[i]); n++; }
+        return s / n; }""")
+    assert radius == pytest.approx(1.4, abs=0.03)
+    page.get_by_role("button", name="Reset: back to the first frame").click()
+    page.wait_for_function("() => document.querySelector('.st-key-animation [data-kl-frame=\"0\"]')", timeout=5_000)
+    page.get_by_role("button", name="Step:").click()
+    page.wait_for_function("() => document.querySelector('.st-key-animation [data-kl-frame=\"1\"]')", timeout=5_000)
+    # no request went to the server for the frames
+    assert page.evaluate("() => performance.getEntriesByType('resource').length") == messages
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "animation.png"))
+    page.close()
+
+
+def test_plotly_js_comes_from_the_app_once_and_has_no_share_button(browser, app_url):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    outside = []
+    page.on("request", lambda r: outside.append(r.url) if "plotly" in r.url and "127.0.0.1" not in r.url else None)
+    for _ in range(2):
+        page.goto(f"{app_url}/primal-dual", wait_until="domcontentloaded")
+        page.locator('[data-testid="stMain"] .js-plotly-plot').first.wait_for(state="visible", timeout=60_000)
+        wait_idle(page)
+    entries = page.evaluate("() => performance.getEntriesByType('resource')"
+                            ".filter(e => /plotly-[0-9.]+\\.min\\.js$/.test(e.name)).map(e => [e.name, e.transferSize])")
+    assert len(entries) == 1 and "/app/static/" in entries[0][0], entries
+    assert entries[0][1] == 0, f"plotly.js was downloaded again on the second visit: {entries}"
+    assert not outside, outside
+    page.locator(".st-key-pd_boundary .js-plotly-plot").hover()
+    assert page.locator('.modebar-btn[data-title^="Share"]').count() == 0
+    context.close()

@@ -4,9 +4,12 @@ the points, and a payload that stays under budget however wiggly f is."""
 import json
 
 import numpy as np
+import plotly.io as pio
+import pytest
 
 import figures
-from figures.boundary import BOUNDARY, CLICK_LAYER, MARGINS, MAX_LINE_POINTS, decision_figure
+from figures.boundary import (BOUNDARY, CLASS_COLORS, FRAMES_BYTES, LINE_TRACES, MARGINS, MAX_LINE_POINTS, OWN_POINTS,
+                              boundary_frames, decision_figure)
 from pageutil import decode
 
 X = np.array([[0.5, 0.5], [-0.5, -0.5], [1.5, 0.0], [0.0, -1.5]])
@@ -60,8 +63,72 @@ def test_a_wiggly_function_keeps_the_figure_under_its_payload_budget():
     assert b[:, 0].min() <= XS[0] + 0.05 and b[:, 0].max() >= XS[-1] - 0.05
 
 
-def test_the_figure_uses_the_lab_template_and_keeps_its_click_layer_on_top():
+def test_the_figure_uses_the_lab_template_and_has_no_click_layer():
     spec = sent(decision_figure(XS, YS, np.add.outer(YS, XS), X, y))
     assert spec["layout"]["template"] == json.loads(figures.TEMPLATE.to_json())
-    assert spec["data"][-1]["name"] == CLICK_LAYER
+    # clicks are read from the plot area by the chart element: no invisible markers, no point selection
+    assert all(t.get("marker", {}).get("color") != "rgba(0,0,0,0)" for t in spec["data"])
+    assert "clickmode" not in spec["layout"]
     assert not any(t["type"] == "contour" for t in spec["data"])
+    assert OWN_POINTS not in [t.get("name") for t in spec["data"]]
+
+
+def test_own_points_are_drawn_on_top_as_diamonds_with_their_list_index():
+    own = [(0.25, -1.0, 1), (1.5, 1.75, -1), (-2.0, 0.5, 1)]
+    spec = sent(decision_figure(XS, YS, np.add.outer(YS, XS), X, y, own=own))
+    mine = spec["data"][-1]
+    assert mine["name"] == OWN_POINTS and mine["marker"]["symbol"] == "diamond"
+    np.testing.assert_allclose(np.column_stack([mine["x"], mine["y"]]), np.array(own)[:, :2], atol=1e-6)
+    assert list(mine["customdata"]) == [0, 1, 2]
+    assert mine["marker"]["color"] == [CLASS_COLORS[1], CLASS_COLORS[-1], CLASS_COLORS[1]]
+    # generated points stay round
+    assert all(t.get("marker", {}).get("symbol", "circle") == "circle" for t in spec["data"]
+               if t["type"] == "scatter" and t.get("mode") == "markers" and t["name"].startswith("y ="))
+
+
+def circle(radius):
+    """f = r² − radius²: the boundary is the circle of that radius."""
+    return XS[None, :] ** 2 + YS[:, None] ** 2 - radius ** 2
+
+
+def test_frames_replace_only_the_three_lines_and_follow_each_grid():
+    radii = np.linspace(0.5, 1.5, 30)
+    frames = boundary_frames(XS, YS, [circle(r) for r in radii], [f"t = {k}" for k in range(30)])
+    assert [f["name"] for f in frames] == [f"t = {k}" for k in range(30)]
+    spec = sent(decision_figure(XS, YS, circle(1.5), X, y))
+    # the traces they replace are the figure's lines f = 0, f = −1, f = +1
+    assert [spec["data"][i]["name"] for i in LINE_TRACES] == [BOUNDARY, MARGINS, MARGINS]
+    assert all(f["traces"] == list(LINE_TRACES) and len(f["data"]) == 3 for f in frames)
+    for f, r in zip(frames, radii):
+        # f = 0 on r² = radius², f = −1 on r² = radius² − 1 (when there is such a circle), f = +1 on radius² + 1
+        for line, r2 in zip(f["data"], (r ** 2, r ** 2 - 1, r ** 2 + 1)):
+            pts = np.column_stack([line["x"], line["y"]]).astype(float)
+            pts = pts[np.isfinite(pts).all(axis=1)]
+            if r2 > 0.05:
+                np.testing.assert_allclose(np.hypot(*pts.T), np.sqrt(r2), atol=0.05)
+
+
+def test_thirty_frames_stay_within_the_payload_budget_of_a_page_figure():
+    # a page's grid (GRID_POINTS = 80) and a boundary that wiggles as it trains
+    xs = ys = np.linspace(-2.0, 2.0, 80)
+    gx, gy = np.meshgrid(xs, ys)
+    grids = [np.sin(3 * gx + k / 5) * np.cos(2 * gy) + 0.3 * gx * gy for k in range(30)]
+    fig = decision_figure(xs, ys, grids[-1], X, y)
+    with_frames = figures.figure(fig.to_dict()["data"], fig.to_dict()["layout"], frames=boundary_frames(xs, ys, grids))
+    assert len(with_frames.to_dict()["frames"]) == 30
+    # the frames' arrays travel as base64 typed arrays, like the traces', not as lists of numbers
+    assert all(isinstance(line[axis], dict) and "bdata" in line[axis]
+               for frame in with_frames.to_dict()["frames"] for line in frame["data"] for axis in "xy")
+    assert len(pio.to_json(with_frames.to_dict(), validate=False)) <= 150_000
+
+
+def test_frames_of_a_wiggly_function_share_their_byte_budget():
+    grids = [np.random.default_rng(k).normal(size=(100, 100)) for k in range(30)]
+    frames = boundary_frames(XS, YS, grids)
+    # the coordinates (base64 float32), plus ~60 bytes of JSON per line
+    assert len(pio.to_json({"frames": frames}, validate=False)) <= FRAMES_BYTES + 30 * 3 * 60
+
+
+def test_labels_must_match_the_grids():
+    with pytest.raises(ValueError, match="one label per grid"):
+        boundary_frames(XS, YS, [circle(1.0)] * 3, ["a", "b"])

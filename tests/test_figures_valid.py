@@ -18,6 +18,8 @@ CASES = [(page, {}, None) for page in lesson_pages()] + [
     ("lessons/1_feature_maps.py", {"fm_map": "cubic_1d"}, None),
     ("lessons/2_circle_lift.py", {"cl_lift": "paraboloid", "cl_hard": True}, None),
     ("lessons/3_primal_dual.py", {"pd_space": "kernel", "pd_offset": False}, None),
+    # the student's points, drawn as their own trace
+    ("lessons/3_primal_dual.py", {}, {"user_points": ((0.25, 0.5, 1), (-0.5, 0.75, -1))}),
     ("lessons/5_mercer.py", {}, {"mc_tab": "Closure rules"}),
     ("lessons/5_mercer.py", {}, {"mc_tab": "Kernels that fail"}),
     ("lessons/5_mercer.py", {}, {"mc_tab": "Your formula"}),
@@ -43,6 +45,21 @@ def test_every_figure_is_what_validation_would_make_of_it(page, widgets, state):
         sent = json.loads(text)
         validated = json.loads(go.Figure(sent).to_json())   # raises on an invalid property
         assert meaningful(sent) == meaningful(validated)
+
+
+def test_an_animated_decision_figure_is_valid_frames_included():
+    import numpy as np
+    import plotly.io as pio
+
+    from figures.boundary import boundary_frames, decision_figure
+
+    xs = ys = np.linspace(-2.0, 2.0, 40)
+    grids = [np.add.outer(ys ** 2, xs ** 2) - r ** 2 for r in (0.5, 1.0, 1.5)]
+    fig = decision_figure(xs, ys, grids[-1], np.zeros((1, 2)), np.ones(1), own=[(0.5, 0.5, -1)],
+                          frames=boundary_frames(xs, ys, grids, ["a", "b", "c"]))
+    sent = json.loads(pio.to_json(fig.to_dict(), validate=False))
+    validated = json.loads(go.Figure(sent).to_json())
+    assert meaningful(sent) == meaningful(validated)
 
 
 def test_the_check_catches_what_validation_would_rewrite():

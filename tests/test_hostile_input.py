@@ -26,7 +26,7 @@ from kernel_core.regression import KernelLogisticRegression
 from kernel_core.svm import DualSVM, PrimalSVM
 from figures.boundary import GRID_POINTS
 from lessons.state import MAX_USER_POINTS, N_MAX
-from pageutil import lesson_pages
+from pageutil import figures, lesson_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = lesson_pages()
@@ -459,7 +459,7 @@ def link(at):
 
 def the_view(at):
     """Everything a student sees of the lesson: figures, numbers, tables, messages."""
-    return ([c.proto.spec for c in at.get("plotly_chart")], [(m.label, m.value) for m in at.metric],
+    return (figures(at), [(m.label, m.value) for m in at.metric],
             [d.value.to_dict() for d in at.dataframe], [e.value for e in at.error], [w.value for w in at.warning])
 
 
@@ -522,7 +522,7 @@ def test_every_page_handles_only_points_piled_on_top_of_each_other(page):
     at.switch_page(page)
     at.run()
     assert not at.exception, at.exception
-    assert at.get("plotly_chart"), "the page drew no figure"
+    assert figures(at), "the page drew no figure"
 
 
 @pytest.mark.parametrize("page, hard", [("lessons/2_circle_lift.py", "cl_hard"), ("lessons/3_primal_dual.py", "pd_hard")])

@@ -13,7 +13,7 @@ from figures.feature_maps import cost_figure, taylor_error_figure, taylor_figure
 from kernel_core.feature_maps import FEATURE_MAPS, gaussian_taylor_error, operation_counts
 from kernel_core.grid import make_grid_1d
 from kernel_core.regression import LMS, KernelLMS, max_stable_eta
-from pageutil import chart, decode, figure, metrics, open_page, page_data, table
+from pageutil import chart, decode, figure, figures, metrics, open_page, page_data, table
 
 PAGE = "lessons/1_feature_maps.py"
 CUBIC = FEATURE_MAPS["cubic_1d"]
@@ -47,7 +47,7 @@ def test_default_page_renders_five_figures_without_error(default_page):
     at = default_page
     assert not at.error, [e.value for e in at.error]
     assert not at.warning, [w.value for w in at.warning]
-    assert len(at.get("plotly_chart")) == 5
+    assert len(figures(at)) == 5
 
 
 # ---------------------------------------------------------------- 1 · K(x, z) = φ(x)·φ(z)

@@ -14,7 +14,8 @@ from kernel_core.grid import make_grid
 from kernel_core.kernels import rbf_kernel, sigmoid_kernel
 from kernel_core.mercer import CLOSURE_RULES, INVALID_KERNELS, check_psd, kernel_polynomial, kernel_scale
 from lessons.compute_mercer import Rule, analyze_rule
-from pageutil import assert_extremes_change_the_page, chart, decode, default_data, metrics, open_page
+from pageutil import (assert_extremes_change_the_page, chart, chart_elements, decode, default_data, figures, metrics,
+                      open_page)
 
 PAGE = "lessons/5_mercer.py"
 HOSTILE = "__import__('os').system('echo hi')"
@@ -59,7 +60,7 @@ def test_sigmoid_gram_fails_with_a_certificate_whose_quadratic_form_is_negative(
     # an independent oracle for the smallest eigenvalue
     np.testing.assert_allclose(float(metrics(at)["λ_min"]), np.linalg.eigvalsh(K)[0], rtol=1e-5)
     assert any("is not a kernel" in w.value for w in at.warning)
-    assert len([c for c in at.get("plotly_chart") if "mc_certificate" in c.proto.id]) == 1
+    assert len([c for c in chart_elements(at) if "mc_certificate" in c.proto.id]) == 1
 
 
 def test_gram_payload_stays_under_150kb_with_the_largest_dataset():
@@ -141,7 +142,7 @@ def test_hostile_formula_shows_the_parsers_error_and_no_exception():
     with pytest.raises(ValueError) as refused:
         parse_kernel(HOSTILE, d=2.0, g=1.0, r=1.0)
     assert [e.value for e in at.error] == [str(refused.value)]
-    assert not at.get("plotly_chart")
+    assert not figures(at)
 
 
 def test_gaussian_formula_trains_an_svm_that_agrees_with_scikit_learn():

@@ -15,7 +15,8 @@ from kernel_core.pegasos import KernelPegasos
 from kernel_core.perceptron import KernelPerceptron
 from kernel_core.svm import DualSVM
 from lessons.compute_pegasos import fit_pegasos
-from pageutil import assert_extremes_change_the_page, chart, decode, default_data, metrics, open_page, table
+from pageutil import (assert_extremes_change_the_page, chart, decode, default_data, figures, metrics, open_page,
+                      table)
 
 PAGE = "lessons/4_pegasos.py"
 # the page's defaults: the sidebar's circles (n=100, noise 0.1, seed 0), RBF γ=1, λ=0.01, T=2000, sampler seed 0
@@ -35,7 +36,7 @@ def model():
 
 def test_page_renders_its_figures_without_exception_or_error(page):
     assert not page.error, [e.value for e in page.error]
-    assert len(page.get("plotly_chart")) == 5
+    assert len(figures(page)) == 5
 
 
 def test_objective_metrics_equal_the_core_and_the_svm_optimum_on_the_same_data(page, model):

@@ -16,7 +16,7 @@ from kernel_core.kernels import KernelSpec, make_kernel
 from kernel_core.regression import LMS, KernelLMS, KernelLogisticRegression, KernelRidge, max_stable_eta
 from lessons.compute_feature_maps import descent_step
 from lessons.compute_regression import fit_descent
-from pageutil import chart, decode, figure, metrics, open_page, page_data, table
+from pageutil import chart, decode, figure, figures, metrics, open_page, page_data, table
 
 PAGE = "lessons/6_regression.py"
 GAP_LABEL = "max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot"
@@ -49,8 +49,8 @@ def default_page():
 def test_default_page_renders_all_figures_without_error(default_page):
     at = default_page
     assert not at.error, [e.value for e in at.error]
-    assert len(at.get("plotly_chart")) == 5
-    assert all(len(c.proto.spec) < 150_000 for c in at.get("plotly_chart"))
+    assert len(figures(at)) == 5
+    assert all(len(spec) < 150_000 for spec in figures(at))
 
 
 # ---------------------------------------------------------------- kernel ridge and the bumps
@@ -94,7 +94,7 @@ def test_ridge_sliders_at_their_extremes_redraw_the_bumps():
         a, b = open_page(PAGE, widgets={key: low}), open_page(PAGE, widgets={key: high})
         assert not a.error and not b.error
         assert figure(a, "rg_bumps") != figure(b, "rg_bumps")
-        assert all(len(c.proto.spec) < 150_000 for c in b.get("plotly_chart"))
+        assert all(len(spec) < 150_000 for spec in figures(b))
     smooth = abs(table(open_page(PAGE, widgets={"rg_lam": 1.0}), "xⱼ")["βⱼ"]).max()
     rough = abs(table(open_page(PAGE, widgets={"rg_lam": 1e-4}), "xⱼ")["βⱼ"]).max()
     assert smooth < rough

@@ -1,5 +1,6 @@
 """lessons/points.py: the student's points and their text in the link, without Streamlit."""
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
 
@@ -23,12 +24,16 @@ def test_junk_in_the_link_is_dropped():
 def test_add_move_remove_keep_the_link_rounding_and_the_class():
     pts = points.added((), -0.014, 0.2351, -1)
     assert pts == ((-0.01, 0.24, -1),)
-    pts = points.added(pts, 30, -30, 1)
-    assert pts[1] == (10.0, -10.0, 1)                      # clipped to the window of the typed inputs
+    pts = points.added(pts, 10, -10, 1)
     assert points.moved(pts, 0, 1.005, 2.0) == ((1.0, 2.0, -1), (10.0, -10.0, 1))
     assert points.moved(pts, 5, 0, 0) == pts
     assert points.removed(pts, 0) == ((10.0, -10.0, 1),)
     assert points.removed(pts, -1) == pts
+    for bad in ((30, 0), (0, -10.01), (float("nan"), 0)):    # outside the window the link and uploads allow
+        with pytest.raises(ValueError, match="within ±10"):
+            points.added(pts, *bad, 1)
+        with pytest.raises(ValueError, match="within ±10"):
+            points.moved(pts, 0, *bad)
 
 
 def test_at_most_max_user_points():

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 from streamlit.testing.v1 import AppTest
 
-from pageutil import lesson_pages
+from pageutil import figures, lesson_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = lesson_pages()
@@ -183,7 +183,7 @@ def visit_tabs(at, choose, done, label, require_figure=False):
             run(at, f"{label} tab {tab}")
             settle(at, choose, done, f"{label} tab {tab}")
             if require_figure:
-                assert at.get("plotly_chart") or at.error, f"tab {tab} drew neither a figure nor a message"
+                assert figures(at) or at.error, f"tab {tab} drew neither a figure nor a message"
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -226,4 +226,4 @@ def test_every_control_at_its_extreme_together_never_raises(page, scenario):
     run(at, page)
     settle(at, choose, done, f"{page} {scenario}")
     visit_tabs(at, choose, done, f"{page} {scenario}", require_figure=True)
-    assert at.get("plotly_chart") or at.error, "the page drew neither a figure nor a message"
+    assert figures(at) or at.error, "the page drew neither a figure nor a message"

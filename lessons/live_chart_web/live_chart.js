@@ -1,0 +1,418 @@
+// Kernel Lab's chart element (lessons/live_chart.py): a Plotly figure drawn once and then updated in place.
+//
+// Each Streamlit message calls mount() again with new data on the same parent element; the chart kept on
+// that element redraws with Plotly.react into the same div, so a camera, zoom, pan or hidden legend entry
+// stays (layout.uirevision) until the student presses "Reset view". A message whose figure is unchanged
+// draws nothing. Message: one line of JSON options, a newline, then the figure's JSON (plotly.io.to_json:
+// numpy arrays travel as base64 typed arrays {dtype, bdata, shape}, which plotly.js decodes itself).
+//
+// Decision plots (mode "boundary") turn pointer actions into one trigger value "event":
+//   click on the plot area           {op: "add", x, y, shift}   (data coordinates, from the axes' p2c)
+//   drag one of the student's points {op: "move", i, x, y}      (i: its index in the student's list)
+//   double-click it (or click it with "Delete points" on)  {op: "remove", i}
+// A figure with frames gets Play / Step / Reset buttons that replay the frames here (Plotly.react of the
+// figure with each frame merged in), without a server round trip per frame.
+
+const CSS = `
+.kl-chart { width: 100%; }
+.kl-chart .kl-bar { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; justify-content: flex-end;
+  font: 0.85rem "Source Sans Pro", sans-serif; color: #31333f; min-height: 1.9rem; }
+.kl-chart .kl-bar button { font: inherit; color: inherit; background: white; border: 1px solid #d5d5dc;
+  border-radius: 0.4rem; padding: 0.15rem 0.6rem; cursor: pointer; }
+.kl-chart .kl-bar button:hover { border-color: #7b3294; color: #7b3294; }
+.kl-chart .kl-bar button:focus-visible { outline: 2px solid #7b3294; outline-offset: 1px; }
+.kl-chart .kl-bar button[aria-pressed="true"] { background: #f3e8f8; border-color: #7b3294; }
+.kl-chart .kl-bar .kl-status { margin-right: auto; font-variant-numeric: tabular-nums; }
+.kl-chart .kl-bar .kl-spacer { margin-right: auto; }
+.kl-chart .kl-plot.kl-deleting .nsewdrag { cursor: not-allowed !important; }
+`;
+
+const CONFIG = {
+  displaylogo: false,
+  // plotly.js 4 shows "Share chart" by default, which uploads the figure to an outside service
+  showSendToCloud: false,
+  plotlyServerURL: "",
+  modeBarButtonsToRemove: ["sendChartToCloud"],
+  // width is set from the element's own width (see draw): no window-resize listener of Plotly's own
+  responsive: false,
+};
+const CLICK_SLOP_PX = 4;        // a press that moves less than this is a click, not a pan or a drag
+const DOUBLE_CLICK_MS = 400;
+const HIT_PX = 9;               // a press this close to one of the student's points takes that point
+const FRAME_MS = 120;
+
+let plotly = null;
+
+function loadPlotly(url) {
+  // one <script> per page, shared by every chart; the browser caches the file itself
+  if (!plotly) {
+    plotly = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = url;
+      script.onload = () => resolve(window.Plotly);
+      script.onerror = () => { plotly = null; reject(new Error(`could not load plotly.js from ${url}`)); };
+      document.head.appendChild(script);
+    });
+    const style = document.createElement("style");
+    style.textContent = CSS;
+    document.head.appendChild(style);
+  }
+  return plotly;
+}
+
+// label: the accessible name, which starts with the visible text (so speech control finds the button by it)
+function button(text, label, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  b.setAttribute("aria-label", label);
+  b.title = label;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+// an object without its null-valued keys, recursively: null means "not set" in a figure, but Plotly.react reads
+// a null axis range as a value and fails with "container is not an object" on the next redraw
+function withoutNulls(value) {
+  if (!value || typeof value !== "object" || Array.isArray(value) || ArrayBuffer.isView(value)) return value;
+  const out = {};
+  for (const [key, v] of Object.entries(value)) if (v !== null) out[key] = withoutNulls(v);
+  return out;
+}
+
+function messageText(data) {
+  if (typeof data === "string") return data;
+  return new TextDecoder().decode(data);
+}
+
+class Chart {
+  constructor(parent) {
+    this.root = document.createElement("div");
+    this.root.className = "kl-chart";
+    this.bar = document.createElement("div");
+    this.bar.className = "kl-bar";
+    this.gd = document.createElement("div");
+    this.gd.className = "kl-plot";
+    this.root.append(this.bar, this.gd);
+    parent.appendChild(this.root);
+    this.figureText = null;
+    this.options = {};
+    this.resets = 0;
+    this.draws = 0;
+    this.width = 0;
+    this.frameNames = [];
+    this.frame = -1;
+    this.playing = false;
+    this.deleting = false;
+    this.lastClick = {i: -1, t: 0};
+
+    this.status = document.createElement("span");
+    this.status.className = "kl-status";
+    this.status.setAttribute("aria-live", "polite");
+    this.play = button("▶ Play", "Play the training animation", () => this.playFrames());
+    this.step = button("Step", "Step: show the next frame of the animation", () => this.stepFrame());
+    this.restart = button("Reset", "Reset: back to the first frame of the animation", () => this.showFrame(0));
+    this.frameButtons = [this.status, this.play, this.step, this.restart];
+    this.spacer = document.createElement("span");
+    this.spacer.className = "kl-spacer";
+    this.delete = button("Delete points", "Delete points: while on, a click on one of your points removes it",
+                         () => this.setDeleting(!this.deleting));
+    this.delete.setAttribute("aria-pressed", "false");
+    this.reset = button("Reset view", "Reset view: zoom, pan, camera and hidden legend entries",
+                        () => this.resetView());
+
+    this.observer = new ResizeObserver(() => {
+      // only a new width is redrawn: a same-size resize of a 3-D scene leaves it on a stale layout copy
+      // and the next Plotly.react resets its camera
+      if (this.figure && this.root.clientWidth && this.root.clientWidth !== this.width) this.draw();
+    });
+    this.observer.observe(this.root);
+    this.listen();
+  }
+
+  async update(data, plotlyUrl, setTriggerValue) {
+    this.send = setTriggerValue;
+    const text = messageText(data);
+    const cut = text.indexOf("\n");
+    this.options = JSON.parse(text.slice(0, cut));
+    const figureText = text.slice(cut + 1);
+    this.Plotly = await loadPlotly(plotlyUrl);
+    if (figureText !== this.figureText) {
+      this.figureText = figureText;
+      this.figure = JSON.parse(figureText);
+      this.frameNames = (this.figure.frames || []).map((f, k) => (f.name === undefined ? String(k) : String(f.name)));
+      this.frame = -1;
+      this.playing = false;
+      this.layoutBar();
+      await this.draw();
+    } else {
+      this.layoutBar();
+    }
+  }
+
+  layoutBar() {
+    const wanted = [];
+    if (this.frameNames.length) {
+      wanted.push(...this.frameButtons);
+    } else {
+      wanted.push(this.spacer);
+    }
+    if (this.options.mode === "boundary") wanted.push(this.delete);
+    wanted.push(this.reset);
+    if (wanted.length !== this.bar.children.length || wanted.some((el, k) => this.bar.children[k] !== el)) {
+      this.bar.replaceChildren(...wanted);
+    }
+  }
+
+  // the figure's data and layout as frame k shows them (k < 0: as sent): a frame's traces and layout keys
+  // are merged into the figure's, as Plotly merges frames
+  figureAt(k) {
+    const fig = this.figure;
+    const frame = k >= 0 && fig.frames ? fig.frames[k] : null;
+    const layout = withoutNulls(fig.layout || {});
+    if (!frame) return {data: fig.data, layout};
+    const data = fig.data.slice();
+    (frame.data || []).forEach((trace, j) => {
+      const t = frame.traces ? frame.traces[j] : j;
+      data[t] = {...data[t], ...trace};
+    });
+    for (const [key, value] of Object.entries(frame.layout || {})) {
+      const old = layout[key];
+      const nested = value && old && typeof value === "object" && typeof old === "object" && !Array.isArray(value);
+      layout[key] = nested ? {...old, ...value} : value;
+    }
+    return {data, layout};
+  }
+
+  layout(layout) {
+    // the figure's own uirevision (or one for all) plus the count of resets: a new value drops what the
+    // student changed (zoom, pan, camera, legend) and draws the figure's own view again
+    layout.uirevision = `${layout.uirevision ?? "chart"}#${this.resets}`;
+    this.width = this.root.clientWidth || layout.width || 700;
+    layout.width = this.width;
+    layout.autosize = false;
+    if (this.options.height) layout.height = this.options.height;
+    if (this.options.mode === "boundary") layout.clickmode = "none";
+    return layout;
+  }
+
+  async draw() {
+    const fig = this.figure;
+    const config = {...CONFIG, ...(fig.config || {})};
+    if (this.options.mode === "boundary") config.doubleClick = false;  // a double-click removes a point
+    const {data, layout} = this.figureAt(this.frame);
+    this.drawing = true;
+    try {
+      await this.Plotly.react(this.gd, {data, layout: this.layout(layout), frames: fig.frames || [], config});
+    } catch (error) {
+      this.fail(error);
+      return;
+    } finally {
+      this.drawing = false;
+    }
+    this.draws += 1;
+    this.gd.setAttribute("data-kl-draws", String(this.draws));
+    this.root.removeAttribute("data-kl-error");
+    this.updateFrameButtons();
+  }
+
+  resetView() {
+    if (!this.figureText) return;
+    this.resets += 1;
+    // Plotly writes what the student changes (ranges, camera, hidden traces) into the figure it drew:
+    // start again from the figure as sent
+    this.figure = JSON.parse(this.figureText);
+    this.frame = -1;
+    this.playing = false;
+    this.draw();
+  }
+
+  setDeleting(on) {
+    this.deleting = on;
+    this.delete.setAttribute("aria-pressed", String(on));
+    this.gd.classList.toggle("kl-deleting", on);
+  }
+
+  // ------------------------------------------------------------------ animation
+
+  updateFrameButtons() {
+    const n = this.frameNames.length;
+    if (!n) return;
+    const at = this.frame < 0 ? "final state" : `frame ${this.frame + 1} of ${n}: ${this.frameNames[this.frame]}`;
+    this.status.textContent = this.playing ? `playing ${at}` : at;
+    this.root.setAttribute("data-kl-frame", String(this.frame));
+    this.root.setAttribute("data-kl-playing", String(this.playing));
+    this.play.disabled = this.playing;
+    this.step.disabled = this.playing || this.frame >= n - 1;
+  }
+
+  async showFrame(k) {
+    if (!this.frameNames.length) return;
+    this.playing = false;
+    this.frame = k;
+    await this.draw();
+  }
+
+  async stepFrame() {
+    if (this.frame < this.frameNames.length - 1) await this.showFrame(this.frame + 1);
+  }
+
+  async playFrames() {
+    const n = this.frameNames.length;
+    if (!n || this.playing) return;
+    const figureText = this.figureText;
+    let k = this.frame >= n - 1 ? 0 : this.frame + 1;
+    this.playing = true;
+    for (; k < n; k++) {
+      if (!this.playing || figureText !== this.figureText) break;  // stopped, or a new figure came
+      this.frame = k;
+      await this.draw();
+      await new Promise((resolve) => setTimeout(resolve, FRAME_MS));
+    }
+    this.playing = false;
+    this.updateFrameButtons();
+  }
+
+  // ------------------------------------------------------------------ pointer actions on decision plots
+
+  axes() {
+    const full = this.gd._fullLayout;
+    return full && full.xaxis && full.yaxis ? [full.xaxis, full.yaxis] : null;
+  }
+
+  // the pointer in data coordinates, or null outside the plot area
+  dataPoint(event) {
+    const axes = this.axes();
+    if (!axes) return null;
+    const [xa, ya] = axes;
+    const box = this.gd.getBoundingClientRect();
+    const px = event.clientX - box.left - xa._offset;
+    const py = event.clientY - box.top - ya._offset;
+    if (px < 0 || py < 0 || px > xa._length || py > ya._length) return null;
+    return {x: xa.p2c(px), y: ya.p2c(py), px, py};
+  }
+
+  // [trace index, point number, index in the student's list] of the student's point under the pointer
+  ownPointAt(p) {
+    const [xa, ya] = this.axes();
+    const traces = this.gd._fullData || [];
+    const t = traces.findIndex((tr) => tr.name === this.options.own && tr.visible === true);
+    if (t < 0 || !this.gd.calcdata || !this.gd.calcdata[t]) return null;
+    let best = null;
+    let bestDistance = HIT_PX;
+    this.gd.calcdata[t].forEach((point, j) => {
+      const d = Math.hypot(xa.c2p(point.x) - p.px, ya.c2p(point.y) - p.py);
+      if (d <= bestDistance) { best = j; bestDistance = d; }
+    });
+    if (best === null) return null;
+    const custom = traces[t].customdata;
+    return [t, best, custom ? Number(custom[best]) : best];
+  }
+
+  listen() {
+    const gd = this.gd;
+    // Plotly pans on mousedown/touchstart of its drag layer: a press on one of the student's points is ours
+    const claim = (event) => { if (this.pressed && this.pressed.own) event.stopPropagation(); };
+    gd.addEventListener("mousedown", claim, true);
+    gd.addEventListener("touchstart", claim, true);
+    gd.addEventListener("pointerdown", (event) => this.pointerDown(event), true);
+  }
+
+  pointerDown(event) {
+    this.pressed = null;
+    if (this.options.mode !== "boundary" || event.button !== 0 || this.drawing) return;
+    if (!event.target.classList || !event.target.classList.contains("nsewdrag")) return;
+    const p = this.dataPoint(event);
+    if (!p) return;
+    const own = this.ownPointAt(p);
+    const pressed = this.pressed = {start: p, x: event.clientX, y: event.clientY, shift: event.shiftKey, own,
+                                    moved: false};
+    if (own) event.preventDefault();
+    const move = (e) => {
+      if (Math.hypot(e.clientX - pressed.x, e.clientY - pressed.y) > CLICK_SLOP_PX) pressed.moved = true;
+      if (pressed.own && pressed.moved && !this.deleting) this.dragTo(pressed, e);
+    };
+    const up = (e) => {
+      window.removeEventListener("pointermove", move, true);
+      window.removeEventListener("pointerup", up, true);
+      window.removeEventListener("pointercancel", up, true);
+      this.pressed = null;
+      if (e.type === "pointerup") this.release(pressed, e);
+    };
+    window.addEventListener("pointermove", move, true);
+    window.addEventListener("pointerup", up, true);
+    window.addEventListener("pointercancel", up, true);
+  }
+
+  dragTo(pressed, event) {
+    const p = this.dataPoint(event);
+    if (!p) return;
+    pressed.to = p;
+    if (pressed.frame) return;
+    pressed.frame = requestAnimationFrame(() => {
+      pressed.frame = null;
+      const [t, j] = pressed.own;
+      const xs = Array.from(this.gd._fullData[t].x);
+      const ys = Array.from(this.gd._fullData[t].y);
+      xs[j] = pressed.to.x;
+      ys[j] = pressed.to.y;
+      this.Plotly.restyle(this.gd, {x: [xs], y: [ys]}, [t]);
+    });
+  }
+
+  release(pressed, event) {
+    if (pressed.own) {
+      const i = pressed.own[2];
+      if (pressed.moved && !this.deleting) {
+        const p = this.dataPoint(event) || pressed.to;
+        if (p) this.emit({op: "move", i, x: p.x, y: p.y});
+        return;
+      }
+      if (pressed.moved) return;
+      const now = performance.now();
+      const double = this.lastClick.i === i && now - this.lastClick.t < DOUBLE_CLICK_MS;
+      this.lastClick = {i, t: now};
+      if (this.deleting || double) this.emit({op: "remove", i});
+      return;
+    }
+    if (!pressed.moved && !this.deleting) {
+      this.emit({op: "add", x: pressed.start.x, y: pressed.start.y, shift: pressed.shift});
+    }
+  }
+
+  emit(event) {
+    // whatever the server answers (even the same figure, if it refused the change) is drawn anew
+    this.figureText = null;
+    this.root.setAttribute("data-kl-last-event", JSON.stringify(event));
+    if (this.send) this.send("event", event);
+  }
+
+  // a chart that cannot be drawn says so on the page (and in data-kl-error for the browser tests)
+  fail(error) {
+    console.error("Kernel Lab chart:", error);
+    this.root.setAttribute("data-kl-error", String(error && error.message || error));
+    this.status.textContent = `This chart could not be drawn: ${error && error.message || error}`;
+    if (!this.bar.contains(this.status)) this.bar.prepend(this.status);
+  }
+
+  destroy() {
+    this.observer.disconnect();
+    this.playing = false;
+    if (this.Plotly) this.Plotly.purge(this.gd);
+  }
+}
+
+export function mount(component, plotlyUrl) {
+  const {data, parentElement, setTriggerValue} = component;
+  let chart = parentElement.__klChart;
+  if (!chart) chart = parentElement.__klChart = new Chart(parentElement);
+  chart.update(data, plotlyUrl, setTriggerValue).catch((error) => chart.fail(error));
+  // Streamlit calls the last cleanup on unmount, but also calls a superseded one when a new message came
+  // before it was returned: only a chart whose element has left the page is taken down
+  return () => setTimeout(() => {
+    if (!parentElement.isConnected && parentElement.__klChart === chart) {
+      chart.destroy();
+      delete parentElement.__klChart;
+    }
+  }, 0);
+}
