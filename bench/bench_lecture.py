@@ -82,7 +82,7 @@ MAIN, SIDEBAR = 0, 1  # RootContainer: the first entry of a delta path
 SIDEBAR_EVERY = 5
 # the sidebar's data controls, by the labels lessons/common.py gives them (read from the messages)
 SIDEBAR_LABELS = ("Dataset", "n (number of points)", "noise", "seed")
-WIDGET_KINDS = ("slider", "selectbox", "checkbox", "button_group", "number_input")
+WIDGET_KINDS = ("slider", "selectbox", "checkbox", "button_group", "number_input", "file_uploader")
 AFFINITY_COOKIE = "KLAB_WORKER"  # set by scripts/lecture.sh's HAProxy
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -219,13 +219,16 @@ class Widget:
 class Session:
     """One browser tab's worth of protocol: an HTTP GET, then a websocket session on one page of the app."""
 
-    def __init__(self, port, url_path, timeout, need_cookie=False):
+    def __init__(self, port, url_path, timeout, need_cookie=False, record=False):
         self.port = port
         self.url_path = url_path
         self.timeout = timeout
         self.need_cookie = need_cookie
         self.ws = None
         self.cookie = ""
+        self.session_id = ""
+        self.record = record
+        self.elements = []  # (etype, Element) of the last run, when record is set (tests read them)
         self.page_hash = ""
         self.query_string = ""
         self.states = {}  # widget id -> WidgetState the student has set
@@ -234,19 +237,33 @@ class Session:
         self.run_count = 0
         self.max_age = 2
 
+    def http(self, method, path, body=None, headers=None):
+        """One HTTP request with the session's cookies; keeps the cookies the response sets. Returns
+        (status, body)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+        try:
+            conn.request(method, path, body=body, headers=dict(headers or {}, **({"Cookie": self.cookie} if self.cookie else {})))
+            resp = conn.getresponse()
+            data = resp.read()
+        finally:
+            conn.close()
+        jar = dict(c.split("=", 1) for c in self.cookie.split("; ") if "=" in c)
+        for c in resp.headers.get_all("Set-Cookie") or []:
+            name, _, value = c.split(";", 1)[0].strip().partition("=")
+            jar[name] = value
+        self.cookie = "; ".join(f"{k}={v}" for k, v in jar.items())
+        return resp.status, data
+
+    def cookie_value(self, name):
+        return dict(c.split("=", 1) for c in self.cookie.split("; ") if "=" in c).get(name)
+
     def connect(self):
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
-            conn.request("GET", f"/{self.url_path}")
-            resp = conn.getresponse()
-            resp.read()
-            conn.close()
-            if resp.status != 200:
-                raise StudentError(f"GET /{self.url_path}: HTTP {resp.status}")
-            cookies = [c.split(";", 1)[0].strip() for c in resp.headers.get_all("Set-Cookie") or []]
-            if self.need_cookie and not any(c.startswith(AFFINITY_COOKIE + "=") for c in cookies):
+            status, _ = self.http("GET", f"/{self.url_path}")
+            if status != 200:
+                raise StudentError(f"GET /{self.url_path}: HTTP {status}")
+            if self.need_cookie and self.cookie_value(AFFINITY_COOKIE) is None:
                 raise StudentError(f"no {AFFINITY_COOKIE} cookie from the balancer")
-            self.cookie = "; ".join(cookies)
             self.ws = websocket.create_connection(f"ws://127.0.0.1:{self.port}/_stcore/stream",
                                                   subprotocols=["streamlit"], timeout=self.timeout,
                                                   cookie=self.cookie or None)
@@ -288,6 +305,7 @@ class Session:
 
     def _read_run(self, fragment_id):
         drawn = {}
+        self.elements = []
         deadline = time.monotonic() + self.timeout
         while True:
             left = deadline - time.monotonic()
@@ -309,6 +327,7 @@ class Session:
                     drawn[entry[0].id] = entry[0]
             elif kind == "new_session":
                 self.max_age = fwd.new_session.config.max_cached_message_age or self.max_age
+                self.session_id = fwd.new_session.initialize.session_id
             elif kind == "navigation":
                 self.page_hash = fwd.navigation.page_script_hash
             elif kind == "page_info_changed":
@@ -339,11 +358,25 @@ class Session:
         widget = None
         if etype == "exception":
             raise StudentError(f"exception: {element.exception.type}: {element.exception.message[:80]}")
+        if self.record:
+            self.elements.append((etype, element))
         if etype in WIDGET_KINDS:
             widget = Widget(fwd.metadata.delta_path[0], etype, getattr(element, etype), fwd.delta.fragment_id)
         if fwd.metadata.cacheable and fwd.hash:
             self.cache[fwd.hash] = (widget, self.run_count)
         return widget
+
+    def upload_urls(self, file_name):
+        """FileURLs for one file, asked over the websocket as the browser's uploader does."""
+        msg = BackMsg()
+        msg.file_urls_request.request_id = "upload-1"
+        msg.file_urls_request.session_id = self.session_id
+        msg.file_urls_request.file_names.append(file_name)
+        self.ws.send_binary(msg.SerializeToString())
+        while True:
+            fwd = ForwardMsg.FromString(self.ws.recv())
+            if fwd.WhichOneof("type") == "file_urls_response":
+                return fwd.file_urls_response.file_urls[0]
 
     def _age_cache(self):
         self.run_count += 1

@@ -124,9 +124,11 @@ defaults
     # an open websocket (/_stcore/stream) is a tunnel: a student may sit through a whole lecture on it
     timeout tunnel 4h
     timeout client-fin 10s
-    # a connect that fails (a worker just died) is retried on another worker, not shown to the student
+    # a request a dead worker did not answer (refused, or a kept-alive connection to it closed) is retried
+    # on another worker, not shown to the student as a 502
     retries 3
     option redispatch 1
+    retry-on conn-failure empty-response response-timeout
 
 frontend lecture
     bind ${ADDRESS}:${PORT}
