@@ -31,7 +31,7 @@ number input anywhere in its range. Every fifth move of a student is a sidebar d
 n, noise or seed, the enabled ones: new data); the others are a random enabled control of the page's
 main area. Buttons, text boxes, the uploader and the "your own points" controls are left alone.
 
-Phases: students join spread over --ramp seconds (student i opens page i mod the number of pages) and
+Phases: students join spread over --ramp seconds, as many on each page (±1), in random order, and
 open their page (`open p95`); once all have, every student moves about every --interval seconds
 (jittered ×0.5..1.5) for --duration seconds, timing send → script_finished. The next move is due a
 think time after the last was sent; a student waits for its rerun to finish first (`late`: a browser
@@ -59,22 +59,22 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-import urllib.request
 from collections import Counter
 from pathlib import Path
 
 import websocket
 from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit.proto.Checkbox_pb2 import Checkbox
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.NumberInput_pb2 import NumberInput
 from streamlit.proto.Slider_pb2 import Slider
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_browser import ROOT, Server, app_pages, machine_line, machine_state, print_table_head  # noqa: E402
+from bench_browser import (ROOT, Server, app_pages, machine_over, machine_state, print_table_head,  # noqa: E402
+                           wait_healthy)
 
 BUDGET_P95_MS = 1000.0
 TARGETS = ("one", "lecture", "per-page")
@@ -475,30 +475,32 @@ def warm_up(port, pages, timeout, need_cookie):
 
 
 class Balancer:
-    """`bash scripts/lecture.sh` on free loopback ports; the script and everything it started stop on exit."""
+    """`bash scripts/lecture.sh` on free loopback ports, in its own process group, its output in a temporary
+    log; on exit SIGTERM to the script (it stops what it started), then SIGKILL to whatever is left."""
 
-    def __init__(self, workers):
+    def __init__(self, workers, start_timeout=240):
         self.workers = workers
         self.port = free_ports(workers + 1)
+        self.worker_ports = [self.port + 1 + i for i in range(workers)]
+        self.start_timeout = start_timeout
+        self.log = tempfile.NamedTemporaryFile(prefix="bench_lecture_", suffix=".log", delete=False)
         self.proc = None
 
     def __enter__(self):
         env = dict(os.environ, PORT=str(self.port), WORKER_PORT_BASE=str(self.port + 1),
                    WORKERS=str(self.workers), ADDRESS="127.0.0.1")
         self.proc = subprocess.Popen(["bash", "scripts/lecture.sh"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"scripts/lecture.sh exited: {self.proc.stderr.read().decode()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/_stcore/health", timeout=2) as r:
-                    if r.read() == b"ok":
-                        return self
-            except OSError:
-                pass
-            time.sleep(0.5)
-        raise RuntimeError("scripts/lecture.sh did not answer within 240 s")
+                                     stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            wait_healthy(f"http://127.0.0.1:{self.port}", self.proc, self.log.name, "scripts/lecture.sh",
+                         self.start_timeout)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def output(self):
+        return Path(self.log.name).read_text()
 
     def pids(self):
         return descendants(self.proc.pid)
@@ -509,9 +511,15 @@ class Balancer:
             try:
                 self.proc.wait(30)
             except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(5)
-        self.proc.stderr.close()
+                pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.proc.wait(10)
+        self.log.close()
+        if os.path.exists(self.log.name):
+            os.unlink(self.log.name)
 
 
 def run_lecture(target, pages, args):
@@ -533,10 +541,13 @@ def run_lecture(target, pages, args):
                 break
         pids = [p for s in servers for p in (s.pids() if isinstance(s, Balancer) else [s.proc.pid])]
         rng = random.Random(args.seed)
+        # as many students on each page (±1), joining in random order: who joins next says nothing of
+        # the page, so the balancer's worker choice does not either
+        page_of = [i % len(pages) for i in range(args.students)]
+        rng.shuffle(page_of)
         threads = []
         t_join = time.monotonic()
-        for i in range(args.students):
-            k = i % len(pages)
+        for i, k in enumerate(page_of):
             th = threading.Thread(target=student, daemon=True,
                                   args=(port_of[k], pages[k], random.Random(rng.random()), args, lecture,
                                         t_join + args.ramp * i / max(1, args.students), with_cookie))
@@ -570,7 +581,7 @@ def run_lecture(target, pages, args):
              "per-page": f"one process per page ({len(pages)})"}[target]
     return {"target": target, "label": label, "lecture": lecture, "elapsed": elapsed, "hwm": hwm,
             "cpu": sum(cpu.values()), "page_cpu": page_cpu, "client_cpu": time.process_time() - client0,
-            "machine": machine_line(machine_at_start)}
+            "machine": machine_over(machine_at_start)}
 
 
 def report(results, args):
@@ -579,7 +590,8 @@ def report(results, args):
                      f"value each ~{args.interval:g} s (×0.5..1.5), every {SIDEBAR_EVERY}th a sidebar data control, "
                      f"{args.duration:g} s; budget: 0 errors, p95 move latency <= {BUDGET_P95_MS:.0f} ms",
                      f"{'config':<26} {'moves':>6} {'moves/s':>7} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} "
-                     f"{'open p95':>8} {'late':>5} {'errors':>6} {'peak RSS':>8} {'CPU/move':>8}  ")
+                     f"{'open p95':>8} {'late':>5} {'errors':>6} {'peak RSS':>8} {'CPU/move':>8} {'load':>11} "
+                     f"{'steal':>5}  ")
     failed = False
     for r in results:
         lec = r["lecture"]
@@ -588,11 +600,12 @@ def report(results, args):
         p95 = percentile(ms, 95)
         ok = n_err == 0 and ms and p95 <= BUDGET_P95_MS
         failed |= not ok
+        load0, load1, steal = r["machine"]
+        steal = float("nan") if steal is None else steal
         print(f"{r['label']:<26} {len(ms):6d} {len(ms) / r['elapsed']:7.1f} {percentile(ms, 50):7.0f} {p95:7.0f} "
               f"{max(ms, default=float('nan')):7.0f} {percentile([t * 1e3 for t in lec.opens], 95):8.0f} "
-              f"{lec.late:5d} {n_err:6d} {r['hwm'] / 1024:6.0f}MB {1e3 * r['cpu'] / max(1, len(ms)):6.0f}ms  "
-              f"{'PASS' if ok else 'FAIL'}")
-        print(f"{'':<26} {r['machine']}")
+              f"{lec.late:5d} {n_err:6d} {r['hwm'] / 1024:6.0f}MB {1e3 * r['cpu'] / max(1, len(ms)):6.0f}ms "
+              f"{load0:5.1f}→{load1:<5.1f} {steal:4.0f}%  {'PASS' if ok else 'FAIL'}")
     for r in results:
         lec = r["lecture"]
         print(f"\n{r['label']}: server CPU {r['cpu']:.1f} s, this client {r['client_cpu']:.1f} s, in {r['elapsed']:.0f} s "

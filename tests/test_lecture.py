@@ -8,7 +8,6 @@ import os
 import shutil
 import signal
 import socket
-import subprocess
 import sys
 import time
 import urllib.request
@@ -20,7 +19,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from bench_lecture import AFFINITY_COOKIE, SIDEBAR, Session, descendants, free_ports  # noqa: E402
+from bench_lecture import AFFINITY_COOKIE, SIDEBAR, Balancer, Session  # noqa: E402
 
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
 START_TIMEOUT_S = 150
@@ -63,29 +62,17 @@ def cmdline(pid):
         return []
 
 
-class Lecture:
-    """`bash scripts/lecture.sh` with `workers` workers on free loopback ports, in its own process group."""
+class Lecture(Balancer):
+    """scripts/lecture.sh with `workers` workers on free loopback ports, started at once."""
 
     def __init__(self, workers):
-        self.workers = workers
-        self.port = free_ports(workers + 1)
-        self.worker_ports = [self.port + 1 + i for i in range(workers)]
-        env = dict(os.environ, PORT=str(self.port), WORKER_PORT_BASE=str(self.port + 1), WORKERS=str(workers),
-                   ADDRESS="127.0.0.1")
-        self.proc = subprocess.Popen(["bash", "scripts/lecture.sh"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            wait_until(lambda: self.proc.poll() is not None or health(self.port), START_TIMEOUT_S,
-                       "lecture.sh did not answer")
-            assert self.proc.poll() is None, self.proc.stderr.read().decode()[-2000:]
-        except BaseException:
-            self.stop()
-            raise
+        super().__init__(workers, start_timeout=START_TIMEOUT_S)
+        self.__enter__()
 
     def workers_by_port(self):
         """{worker port: pid} of the Streamlit workers now running."""
         out = {}
-        for pid in descendants(self.proc.pid):
+        for pid in self.pids():
             args = cmdline(pid)
             if b"streamlit" in args and b"--server.port" in args:
                 out[int(args[args.index(b"--server.port") + 1])] = pid
@@ -93,7 +80,7 @@ class Lecture:
 
     def haproxy(self):
         """(pid, config path) of the script's HAProxy."""
-        for pid in descendants(self.proc.pid):
+        for pid in self.pids():
             args = cmdline(pid)
             if args and args[0].endswith(b"haproxy"):
                 return pid, Path(args[args.index(b"-f") + 1].decode())
@@ -106,23 +93,11 @@ class Lecture:
         return s
 
     def stop(self):
-        """SIGTERM to the script (its own cleanup), then SIGKILL to whatever is left of its process group."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                pass
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        self.proc.wait(10)
-        self.proc.stderr.close()
+        self.__exit__()
 
 
 def assert_all_gone(lecture, pids, run_dir):
-    assert lecture.proc.wait(30) in (130, 143), lecture.proc.stderr.read().decode()[-2000:]
+    assert lecture.proc.wait(30) in (130, 143), lecture.output()[-2000:]
     wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in pids), 10,
                f"processes {pids} still running after the signal")
     for port in [lecture.port, *lecture.worker_ports]:
@@ -163,7 +138,7 @@ def test_lecture_sh_serves_the_app_and_a_websocket_session_renders_a_page(lectur
 
 def upload(session, csv_text, *, worker=None):
     """PUT a CSV to the session's upload URL as the browser does (its cookies + the XSRF header); `worker`
-    overrides the affinity cookie. Returns (status, UploadedFileInfo fields)."""
+    overrides the affinity cookie. Returns (HTTP status, the FileURLs the server gave)."""
     session.http("GET", "/_stcore/health")  # the browser asks before it connects; the answer sets _streamlit_xsrf
     xsrf = session.cookie_value("_streamlit_xsrf")
     assert xsrf, session.cookie
@@ -210,14 +185,8 @@ def test_a_killed_worker_loses_no_new_session_and_comes_back(lecture):
     assert sorted(before) == lecture.worker_ports
     port, pid = lecture.worker_ports[0], before[lecture.worker_ports[0]]
     os.kill(pid, signal.SIGKILL)
-    # at once, before the health checks notice: HAProxy retries refused connects on the living worker
-    sessions = [lecture.session() for _ in range(3)]
-    try:
-        assert {x.cookie_value(AFFINITY_COOKIE) for x in sessions} == {"w1"}
-    finally:
-        for x in sessions:
-            x.close()
-    # a browser pinned to the dead worker is sent to a living one
+    # at once (the restart waits 1 s, then imports for seconds): a browser pinned to the dead worker is
+    # sent to the living one, where it opens a new session
     s = Session(lecture.port, "", timeout=60, need_cookie=True)
     s.cookie = f"{AFFINITY_COOKIE}=w0"
     try:
@@ -226,6 +195,10 @@ def test_a_killed_worker_loses_no_new_session_and_comes_back(lecture):
         assert s.cookie_value(AFFINITY_COOKIE) == "w1"
     finally:
         s.close()
+    # new browsers open while the worker is down, before and after the health checks notice (HAProxy
+    # retries what the dead worker refuses on the living one)
+    for _ in range(3):
+        lecture.session().close()
     wait_until(lambda: lecture.workers_by_port().get(port) not in (None, pid) and health(port), 90,
                f"worker on port {port} was not restarted")
 
@@ -237,7 +210,7 @@ def test_a_killed_worker_loses_no_new_session_and_comes_back(lecture):
 
 
 def test_ctrl_c_stops_the_workers_and_haproxy_and_frees_the_ports(lecture):
-    pids = descendants(lecture.proc.pid)
+    pids = lecture.pids()
     haproxy_pid, config = lecture.haproxy()
     assert haproxy_pid in pids and len(lecture.workers_by_port()) == 2
     os.killpg(lecture.proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C sends: the whole process group
@@ -248,7 +221,7 @@ def test_sigterm_to_the_script_alone_stops_everything():
     require_haproxy()
     lec = Lecture(workers=1)
     try:
-        pids = descendants(lec.proc.pid)
+        pids = lec.pids()
         _, config = lec.haproxy()
         lec.proc.send_signal(signal.SIGTERM)
         assert_all_gone(lec, pids, config.parent)
