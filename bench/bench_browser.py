@@ -37,7 +37,6 @@ Exits 1 when a page fails the budget, shows an exception box or dialog, or never
 """
 
 import argparse
-import ast
 import os
 import socket
 import statistics
@@ -49,6 +48,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 PYTHON = sys.executable
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -232,19 +232,10 @@ class Server:
 
 
 def app_page_entries():
-    """(file stem, url path, script path) of the st.Page entries in app.py whose file exists, in order."""
-    tree = ast.parse((ROOT / "app.py").read_text())
-    pages = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Page" and node.args:
-            if not isinstance(node.args[0], ast.Constant):
-                continue
-            path = node.args[0].value
-            kw = {k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)}
-            url = "" if kw.get("default", False) else kw.get("url_path", Path(path).stem.lstrip("0123456789_"))
-            if (ROOT / path).exists():
-                pages.append((Path(path).stem, url, path))
-    return pages
+    """(file stem, url path, script path) of the lessons app.py routes to (lessons/registry.py), in order."""
+    from lessons.registry import LESSONS
+
+    return [(Path(lesson.script).stem, lesson.slug, lesson.script) for lesson in LESSONS]
 
 
 def app_pages():

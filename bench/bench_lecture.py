@@ -80,7 +80,7 @@ BUDGET_P95_MS = 1000.0
 TARGETS = ("one", "lecture", "per-page")
 MAIN, SIDEBAR = 0, 1  # RootContainer: the first entry of a delta path
 SIDEBAR_EVERY = 5
-# the sidebar's data controls, by the labels lessons/common.py gives them (read from the messages)
+# the sidebar's data controls, by the labels lessons/sidebar.py gives them (read from the messages)
 SIDEBAR_LABELS = ("Dataset", "n (number of points)", "noise", "seed")
 WIDGET_KINDS = ("slider", "selectbox", "checkbox", "button_group", "number_input", "file_uploader")
 AFFINITY_COOKIE = "KLAB_WORKER"  # set by scripts/lecture.sh's HAProxy

@@ -21,6 +21,9 @@ CLASS_LABELS = {-1: "y = −1", 1: "y = +1"}
 # blue for f < 0 (class −1), white at f = 0, red for f > 0 (class +1)
 DIVERGING = [[0.0, "#8fbfe0"], [0.25, "#cfe3f2"], [0.5, "#ffffff"], [0.75, "#f9d2c4"], [1.0, "#ee9a80"]]
 F_RANGE = 2.0
+# 80 × 80 cells of about 5 px on a decision plot: no finer than the eye, and 64 % of 100 × 100's work (the
+# model on the grid, the level lines, the payload, the browser's image)
+GRID_POINTS = 80
 CLICK_LAYER = "click to add a point"
 CLICK_CELLS = 20
 # lines of a very wiggly f (a narrow RBF with a hard margin) are traced on every 2nd, 4th... grid line,

@@ -20,7 +20,7 @@ Notation
     K      (n, m)      Gram matrix, K[i, j] = k(x_i, z_j)
     During evaluation x is X[:, None, :], z is Y[None, :, :]; scalars broadcast to (n, m)
     and vectors to (n, m, d). dot(x, z) is X @ Yᵀ and norm(x - z) comes from
-    kernels.squared_distances, so the common kernels never build the (n, m, d) array.
+    kernels.distances, so the common kernels never build the (n, m, d) array.
 """
 
 import ast
@@ -30,7 +30,7 @@ import string
 
 import numpy as np
 
-from .kernels import squared_distances
+from .kernels import distances
 from .validation import check_pair
 
 MAX_LENGTH = 300  # characters, checked before parsing
@@ -262,7 +262,7 @@ class _Builder:
             and all(isinstance(side, ast.Name) for side in (arg.left, arg.right))
             and {arg.left.id, arg.right.id} == {"x", "z"}
         ):
-            return _SCALAR, lambda X, Y: np.sqrt(squared_distances(X, Y))
+            return _SCALAR, lambda X, Y: distances(X, Y)
         u = args[0][1]
         return _SCALAR, lambda X, Y: np.sqrt(np.sum(u(X, Y) ** 2, axis=-1))
 

@@ -22,7 +22,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .kernels import make_kernel, sigmoid_kernel, squared_distances
+from .kernels import distances, make_kernel, sigmoid_kernel, squared_distances
 from .validation import check_pair, check_positive
 
 # λ_min below −PSD_RTOL·max|λ| is a negative eigenvalue, not rounding. For rbf, Laplacian,
@@ -265,7 +265,7 @@ def _negative_squared_distance(X, Y=None):
 
 def _distance(X, Y=None):
     X, Y = check_pair(X, Y)
-    return np.sqrt(squared_distances(X, Y))
+    return distances(X, Y)
 
 
 def _flipped_gaussian(X, Y=None):

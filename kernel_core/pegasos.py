@@ -19,7 +19,8 @@ Unlike the SVM dual's α (≥ 0, multiplied by y_i in f), these α already carry
 
 import numpy as np
 
-from .kernels import cross_gram, make_kernel
+from .history import even_steps, log_steps
+from .kernels import checked_gram, cross_gram, make_kernel
 from .validation import check_array, check_int, check_positive, check_predict_input, check_X_y
 
 MAX_ITER = 200_000
@@ -27,18 +28,6 @@ MAX_ITER = 200_000
 # end alike, and 200 of them cost a third of 500 evenly spaced ones (each record is O(n))
 HISTORY_POINTS = 200
 SNAPSHOTS = 100
-
-
-def _steps(T, m):
-    """Up to m evenly spaced steps in 1..T, always including 1 and T."""
-    return np.unique(np.rint(np.linspace(1, T, min(T, m))).astype(int))
-
-
-def _log_steps(T, m):
-    """Every step in 1..T if there are at most m, else up to m steps evenly spaced in log t (1 and T included)."""
-    if T <= m:
-        return np.arange(1, T + 1)
-    return np.unique(np.rint(np.geomspace(1, T, m)).astype(int))
 
 
 class KernelPegasos:
@@ -83,15 +72,15 @@ class KernelPegasos:
         lam = check_positive(self.lam, "lam")
         T = check_int(self.n_iter, "n_iter", low=1, high=MAX_ITER)
         self._k = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
-        K = np.asarray(self._k(X, X), dtype=np.float64)
+        K = checked_gram(self._k, X, X)
         n = X.shape[0]
         # batch draws equal T successive rng.integers(n) calls, i.e. one i ~ Unif[n] per step
         idx = np.random.default_rng(self.random_state).integers(0, n, size=T)
 
         record = np.zeros(T + 1, dtype=bool)
-        record[_log_steps(T, HISTORY_POINTS)] = True
+        record[log_steps(T, HISTORY_POINTS)] = True
         snap = np.zeros(T + 1, dtype=bool)
-        snap[_steps(T, SNAPSHOTS)] = True
+        snap[even_steps(1, T, SNAPSHOTS)] = True
         rows, alphas, alphas_avg = [], [], []
 
         beta = np.zeros(n)

@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 
-from .kernels import cross_gram, make_kernel
+from .kernels import checked_gram, cross_gram, make_kernel
 from .validation import check_int, check_predict_input, check_X_y
 
 MAX_EPOCHS = 1_000
@@ -54,7 +54,7 @@ class KernelPerceptron:
         max_epochs = check_int(self.max_epochs, "max_epochs", low=1, high=MAX_EPOCHS)
         self._k = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
         # row t of K.T holds K(x_i, x_t) for all i, read once per visit
-        Kt = np.ascontiguousarray(np.asarray(self._k(X, X), dtype=np.float64).T)
+        Kt = np.ascontiguousarray(checked_gram(self._k, X, X).T)
         n = X.shape[0]
 
         alpha = np.zeros(n, dtype=np.int64)

@@ -18,18 +18,14 @@ the pages replay. A step that blows the objective up raises ValueError (never Na
 
 import numpy as np
 
-from .kernels import make_kernel
+from .history import even_steps
+from .kernels import checked_gram, make_kernel
 from .validation import check_array, check_int, check_predict_input, check_labels, check_positive, check_targets
 
 MAX_ITER = 1_000_000
 HISTORY_POINTS = 101
 # no stable run grows its objective this far above the value at θ = 0
 _BLOWUP = 1e8
-
-
-def _steps(T):
-    """Up to HISTORY_POINTS evenly spaced steps in 0..T, always including 0 and T."""
-    return np.unique(np.rint(np.linspace(0, T, min(T + 1, HISTORY_POINTS))).astype(int))
 
 
 def _sample_order(n, T, random_state):
@@ -73,7 +69,7 @@ def _descend(params, step, objective, T, eta, limit, what):
 
     limit is a callable returning the stable step bound, quoted if the run blows up.
     """
-    steps = _steps(T)
+    steps = even_steps(0, T, HISTORY_POINTS)
     record = np.zeros(T + 1, dtype=bool)
     record[steps] = True
     start = objective(params)
@@ -171,16 +167,11 @@ class _KernelModel:
     def _gram(self, X):
         self._k = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
         self.X_fit_ = X
-        with np.errstate(over="ignore", invalid="ignore"):   # reported just below instead
-            K = np.asarray(self._k(X, X), dtype=np.float64)
-        if not np.all(np.isfinite(K)):
-            raise ValueError("The kernel gave NaN or infinite values on X; scale X down or "
-                             "lower gamma / degree.")
-        return K
+        return checked_gram(self._k, X, X)
 
     def _cross(self, X):
         X = check_predict_input(self, X, "beta_", getattr(self, "X_fit_", None))
-        return np.asarray(self._k(self.X_fit_, X), dtype=np.float64)
+        return checked_gram(self._k, self.X_fit_, X)
 
     def decision_function(self, X):
         """f(x) = Σ_j β_j K(x_j, x) for each row x of X."""
@@ -279,8 +270,9 @@ class KernelRidge(_KernelModel):
     def fit(self, X, y):
         X, y = check_targets(X, y)
         lam = check_positive(self.lam, "lam")
-        A = self._gram(X)
-        A.flat[:: A.shape[0] + 1] += lam
+        K = self._gram(X)
+        # K + λI in a new array: K may be the caller's (a callable kernel's), even read-only
+        A = K + lam * np.eye(K.shape[0])
         try:
             beta = np.linalg.solve(A, y)
         except np.linalg.LinAlgError:

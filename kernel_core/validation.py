@@ -20,6 +20,8 @@ def check_array(X, name="X", *, ndim=2, allow_empty=False, max_samples=MAX_SAMPL
     """Return X as a finite float64 array of the given ndim (1-D input is promoted for ndim=2)."""
     try:
         A = np.asarray(X, dtype=np.float64)
+    except OverflowError:
+        raise ValueError(f"{name} holds a number too large for float64 (beyond ±1.8e308); scale it down.") from None
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{name} must be numeric; could not convert it to numbers ({exc}).") from None
     if ndim == 2 and A.ndim == 1:
@@ -91,10 +93,7 @@ def check_targets(X, y):
 
 def check_positive(value, name, *, allow_inf=False, allow_zero=False):
     """Return value as a float that is > 0 (or >= 0), finite unless allow_inf."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number; got {value!r}.") from None
+    v = check_real(value, name, finite=False)
     if math.isnan(v) or (math.isinf(v) and not (allow_inf and v > 0)):
         extra = " (use np.inf for the hard margin)" if allow_inf else ""
         raise ValueError(f"{name} must be a finite positive number{extra}; got {value!r}.")
@@ -104,10 +103,27 @@ def check_positive(value, name, *, allow_inf=False, allow_zero=False):
     return v
 
 
+def check_real(value, name, *, finite=True):
+    """Return value as a float (finite, unless finite=False)."""
+    try:
+        v = float(value)
+    except OverflowError:
+        raise ValueError(f"{name} is too large for float64 (beyond 1.8e308); got a {len(str(value))}-digit "
+                         "number. Use a smaller value.") from None
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number; got {value!r}.") from None
+    if finite and not math.isfinite(v):
+        raise ValueError(f"{name} must be a finite number; got {value!r}.")
+    return v
+
+
 def check_int(value, name, *, low=1, high=None):
     """Return value as an int in [low, high]."""
     try:
         whole = not isinstance(value, bool) and float(value).is_integer()
+    except OverflowError:
+        raise ValueError(f"{name} is too large for float64; got a {len(str(value))}-digit number. "
+                         "Use a smaller value.") from None
     except (TypeError, ValueError):
         whole = False
     if not whole:

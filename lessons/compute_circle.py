@@ -1,47 +1,88 @@
-"""Lesson 2's core calls and figure builders, memoized once per process (common.memo) and shared by
+"""Lesson 2's core calls and figure builders, memoized once per process (lessons/memo.py) and shared by
 every session; in an imported module, so the memory outlives each rerun of the page script."""
 
 import inspect
+from dataclasses import dataclass
 
 import numpy as np
 
-from figures.lift import back_figure as _back_figure, lift_figure as _lift_figure
+from figures.boundary import GRID_POINTS
+from figures.lift import NOTES_COLOR, back_figure as _back_figure, lift_box, lift_figure as _lift_figure
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.svm import PrimalSVM
-from lessons import common
+from lessons.memo import memo
 
 # φ's constant 1 already is the offset (b = w₀), so the circle lift needs no separate intercept
 FIT_INTERCEPT = {"circle": False, "paraboloid": True}
+# the notes' plane (w, b) in each lift's coordinates; both are the circle x₁² + x₂² − 1 = 0
+NOTES_PLANE = {"circle": ((-1.0, 1.0, 1.0), 0.0), "paraboloid": ((0.0, 0.0, 1.0), -1.0)}
+# plot order of φ's coordinates: the circle lift's constant goes up, so the data is a flat sheet at height 1
+AXES = {"circle": (1, 2, 0), "paraboloid": (0, 1, 2)}
+AXIS_TITLES = {"circle": ("x₁²", "x₂²", "1 (constant)"), "paraboloid": ("x₁", "x₂", "x₁² + x₂²")}
+# the circle lift is seen from above the origin corner, so its planes show as full triangles
+CAMERA = {"circle": (-1.25, -1.25, 1.45), "paraboloid": (1.5, -1.6, 0.9)}
+MAX_MARGIN_COLOR = "#444444"
 # a point with y f(x) below 1 + this is drawn as on (or inside) the margin
 MARGIN_TOL = 1e-6
 PRIMAL_SOURCE = inspect.getsource(PrimalSVM.fit)
 
-# each figure is built once per distinct input (see common.memo): the 3-D one keeps its bytes,
+# each figure is built once per distinct input (see lessons/memo.py): the 3-D one keeps its bytes,
 # so its camera stays where the student turned it
-lift_figure, back_figure = map(common.memo(), (_lift_figure, _back_figure))
+lift_figure, back_figure = map(memo(), (_lift_figure, _back_figure))
 
 
-@common.memo(max_entries=32)
+@dataclass(frozen=True)
+class Lift:
+    """The max-margin plane min ½‖w‖² + CΣξᵢ in the lifted coordinates φ(x), and both planes judged on the data."""
+
+    phi: np.ndarray          # (n, 3) the lifted points
+    w: np.ndarray
+    b: float
+    xi: np.ndarray           # slack ξᵢ per point
+    objective: float
+    margin: float            # 1/‖w‖
+    errors: int              # training errors of the max-margin plane
+    errors_notes: int        # of the notes' plane
+    on_margin: np.ndarray    # indices with yᵢf(xᵢ) ≤ 1
+    xs: np.ndarray
+    ys: np.ndarray
+    Z: np.ndarray            # f on the grid
+    curve: str               # the plane mapped back to the plane, as LaTeX
+
+
+@memo(max_entries=32)
 def fit_lift(X, y, lift, C):
     """Lift by φ, fit the max-margin plane in the primal, evaluate both planes on the data and a grid."""
     fm = FEATURE_MAPS[lift]
     phi = fm.phi(X)
     model = PrimalSVM(C=C, fit_intercept=FIT_INTERCEPT[lift]).fit(phi, y)
-    grid = make_grid(X, n=common.GRID_POINTS)
+    grid = make_grid(X, n=GRID_POINTS)
     f = model.decision_function(phi)
     # the notes' rule sign(x₁² + x₂² − 1), the same function in both lifts
     f_notes = X[:, 0] ** 2 + X[:, 1] ** 2 - 1.0
     w, b = model.coef_, float(model.intercept_)
-    return {
-        "phi": phi, "w": w, "b": b, "slack": model.slack_, "objective": float(model.primal_objective_),
-        "margin": 1.0 / float(np.linalg.norm(w)),
-        "errors": int(np.count_nonzero(y * f <= 0)), "errors_notes": int(np.count_nonzero(y * f_notes <= 0)),
-        "on_margin": np.flatnonzero(y * f <= 1.0 + MARGIN_TOL),
-        "xs": grid.x, "ys": grid.y,
-        "Z": model.decision_function(fm.phi(grid.points)).reshape(grid.y.size, grid.x.size),
-        "curve": curve_latex(lift, w, b),
-    }
+    return Lift(phi=phi, w=w, b=b, xi=model.slack_, objective=float(model.primal_objective_),
+                margin=1.0 / float(np.linalg.norm(w)), errors=int(np.count_nonzero(y * f <= 0)),
+                errors_notes=int(np.count_nonzero(y * f_notes <= 0)),
+                on_margin=np.flatnonzero(y * f <= 1.0 + MARGIN_TOL), xs=grid.x, ys=grid.y,
+                Z=model.decision_function(fm.phi(grid.points)).reshape(grid.y.size, grid.x.size),
+                curve=curve_latex(lift, w, b))
+
+
+def lift_3d(y, lift, fit):
+    """The lifted points with the notes' plane and the max-margin plane, in the lift's plot order and camera."""
+    order = list(AXES[lift])
+    Zl = fit.phi[:, order]
+    w_notes, b_notes = NOTES_PLANE[lift]
+    planes = [(np.asarray(w_notes)[order], b_notes, "notes' plane", NOTES_COLOR),
+              (fit.w[order], fit.b, "max-margin plane", MAX_MARGIN_COLOR)]
+    box = lift_box(Zl)
+    if lift == "circle":
+        # from the origin, where the planes w·φ = 0 pass, up to the data's sheet φ₀ = 1 on top
+        box = [(0.0, box[0][1]), (0.0, box[1][1]), (0.0, 1.0)]
+    return lift_figure(Zl, y, axis_titles=AXIS_TITLES[lift], planes=planes, margin_idx=fit.on_margin,
+                       box=box, eye=CAMERA[lift])
 
 
 def curve_latex(lift, w, b):

@@ -1,95 +1,143 @@
-"""Lesson 4's core calls and figure builders, memoized once per process (common.memo) and shared by
+"""Lesson 4's core calls and figure builders, memoized once per process (lessons/memo.py) and shared by
 every session; in an imported module, so the memory outlives each rerun of the page script."""
 
 import inspect
-import warnings
+from dataclasses import dataclass
 
 import numpy as np
 
 from figures import boundary, pegasos
+from figures.boundary import GRID_POINTS
 from kernel_core.grid import make_grid
-from kernel_core.kernels import make_kernel
+from kernel_core.kernels import KernelSpec
 from kernel_core.pegasos import KernelPegasos
 from kernel_core.perceptron import KernelPerceptron
 from kernel_core.svm import DualSVM
-from lessons import common
+from lessons.caught import caught_warnings
+from lessons.memo import memo
 
 PEGASOS_SOURCE = inspect.getsource(KernelPegasos.fit)
 
-# each figure is built once per distinct input (see common.memo)
+# each figure is built once per distinct input (see lessons/memo.py)
 decision_figure, objective_figure, alpha_animation, perceptron_figure, mistakes_figure = map(
-    common.memo(), (boundary.decision_figure, pegasos.objective_figure, pegasos.alpha_animation,
-                    pegasos.perceptron_figure, pegasos.mistakes_figure))
+    memo(), (boundary.decision_figure, pegasos.objective_figure, pegasos.alpha_animation,
+             pegasos.perceptron_figure, pegasos.mistakes_figure))
 
 
-# ---------------------------------------------------------------- cached core calls
+@dataclass(frozen=True)
+class Setup:
+    """What the student chose: the kernel, λ, the number of steps T and the sampler's seed for Pegasos, and the
+    perceptron's limit on passes over the data."""
 
-@common.memo(max_entries=32)
-def _pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed):
+    kernel: KernelSpec
+    lam: float
+    T: int
+    seed: int
+    max_epochs: int
+
+
+@dataclass(frozen=True)
+class Pegasos:
+    """Algorithm 1's output and its recorded history."""
+
+    alpha: np.ndarray                # α^T = β^T/(λT), the last iterate
+    alpha_avg: np.ndarray            # α̂ = (1/T) Σ α^t, the output
+    beta: np.ndarray                 # β^(T+1), after step T
+    n_updates: int                   # steps whose point was inside the margin
+    train_error: float               # of α̂
+    t: np.ndarray                    # the steps the objective was recorded at
+    objective: np.ndarray            # at α^t
+    objective_avg: np.ndarray        # at α̂_t
+    snapshot_t: np.ndarray           # the steps α^t and α̂_t were recorded at
+    alpha_snapshots: np.ndarray      # α^t at snapshot_t
+    alpha_avg_snapshots: np.ndarray  # α̂_t at snapshot_t
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """The exact minimum of Pegasos' objective, from the SVM dual without offset."""
+
+    objective: float
+    alpha_y: np.ndarray   # α*ᵢyᵢ, signed like Pegasos' α
+    warnings: tuple
+
+
+@dataclass(frozen=True)
+class Surface:
+    """f on the plot grid."""
+
+    xs: np.ndarray
+    ys: np.ndarray
+    Z: np.ndarray
+
+
+@dataclass(frozen=True)
+class Perceptron:
+    """The kernel perceptron's mistake counts and f on the plot grid."""
+
+    alpha: np.ndarray       # αᵢ: mistakes on point i
+    converged: bool
+    n_epochs: int
+    mistakes: np.ndarray    # per epoch
+    n_mistakes: int
+    train_error: float
+    surface: Surface
+
+
+@memo(max_entries=32)
+def _pegasos(X, y, kernel, lam, T, seed):
     """The fitted model itself (shared by every session, never mutated)."""
-    return KernelPegasos(kernel, lam=lam, n_iter=T, gamma=gamma, degree=degree, coef0=coef0,
-                         random_state=seed).fit(X, y)
+    return KernelPegasos(**kernel.params(), lam=lam, n_iter=T, random_state=seed).fit(X, y)
 
 
-@common.memo(max_entries=32)
-def fit_pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed):
+@memo(max_entries=32)
+def fit_pegasos(X, y, kernel, lam, T, seed):
     """Algorithm 1's output and history."""
-    model = _pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed)
+    model = _pegasos(X, y, kernel, lam, T, seed)
     h = model.history_
-    return {
-        "t": h["t"], "objective_last": h["objective_last"], "objective_avg": h["objective_avg"],
-        "snapshot_t": h["snapshot_t"], "alpha_snapshots": h["alpha"], "alpha_avg_snapshots": h["alpha_avg"],
-        "alpha": model.alpha_, "alpha_last": model.alpha_last_, "beta": model.beta_,
-        # each update adds y_i to β_i, so |β_i| counts the updates of point i
-        "n_updates": int(np.abs(model.beta_).sum()),
-        "train_error": float(np.mean(model.predict(X) != y)),
-    }
+    return Pegasos(alpha=model.alpha_last_, alpha_avg=model.alpha_, beta=model.beta_,
+                   # each update adds y_i to β_i, so |β_i| counts the updates of point i
+                   n_updates=int(np.abs(model.beta_).sum()), train_error=float(np.mean(model.predict(X) != y)),
+                   t=h["t"], objective=h["objective_last"], objective_avg=h["objective_avg"],
+                   snapshot_t=h["snapshot_t"], alpha_snapshots=h["alpha"], alpha_avg_snapshots=h["alpha_avg"])
 
 
-@common.memo(max_entries=32)
-def exact_optimum(X, y, kernel, gamma, degree, coef0, lam):
+@memo(max_entries=32)
+def exact_optimum(X, y, kernel, lam):
     """The exact optimum of Pegasos' objective from the SVM dual (it does not depend on T or the seed)."""
     n = X.shape[0]
     # λ/2‖w‖² + (1/n)Σ hinge = λ(½‖w‖² + CΣξ) with C = 1/(λn): the SVM through the origin
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        svm = DualSVM(kernel, C=1.0 / (lam * n), gamma=gamma, degree=degree, coef0=coef0,
-                      fit_intercept=False).fit(X, y)
-    return {"optimum": lam * svm.dual_objective_, "alpha_star_y": svm.alpha_ * y,
-            "warnings": [str(w.message) for w in caught]}
+    with caught_warnings() as messages:
+        svm = DualSVM(**kernel.params(), C=1.0 / (lam * n), fit_intercept=False).fit(X, y)
+    return Optimum(objective=lam * svm.dual_objective_, alpha_y=svm.alpha_ * y, warnings=tuple(messages))
 
 
-@common.memo(max_entries=8)
-def _grid_gram(X, kernel, gamma, degree, coef0):
+@memo(max_entries=8)
+def _grid_gram(X, kernel):
     """The plot grid and K(grid, X), computed once for a kernel and data: every replay step and the
     perceptron's plot are then a matrix-vector product (read-only: shared by all sessions)."""
-    grid = make_grid(X, n=common.GRID_POINTS)
-    gram = np.asarray(make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)(grid.points, X), dtype=np.float64)
-    return grid, gram
+    grid = make_grid(X, n=GRID_POINTS)
+    return grid, np.asarray(kernel.function()(grid.points, X), dtype=np.float64)
 
 
-@common.memo(max_entries=64)
-def pegasos_surface(X, y, kernel, gamma, degree, coef0, lam, T, seed, k, iterate):
-    """f on the grid for snapshot k of α̂_t or α^t, through the core's decision_function."""
-    model = _pegasos(X, y, kernel, gamma, degree, coef0, lam, T, seed)
+@memo(max_entries=64)
+def pegasos_surface(X, y, kernel, lam, T, seed, k, iterate):
+    """f on the grid for snapshot k of α̂_t (iterate "avg") or α^t ("last"), through the core's decision_function."""
+    model = _pegasos(X, y, kernel, lam, T, seed)
     alpha = model.history_["alpha_avg" if iterate == "avg" else "alpha"][k]
-    grid, gram = _grid_gram(X, kernel, gamma, degree, coef0)
+    grid, gram = _grid_gram(X, kernel)
     Z = model.decision_function(grid.points, alpha=alpha, gram=gram).reshape(grid.y.size, grid.x.size)
-    return {"xs": grid.x, "ys": grid.y, "Z": Z}
+    return Surface(grid.x, grid.y, Z)
 
 
-@common.memo(max_entries=32)
-def fit_perceptron(X, y, kernel, gamma, degree, coef0, max_epochs):
+@memo(max_entries=32)
+def fit_perceptron(X, y, kernel, max_epochs):
     """Mistake counts, convergence and mistakes per epoch, with f on the grid."""
-    with warnings.catch_warnings():
-        # non-convergence is reported on the page from converged_, not as a log warning
-        warnings.simplefilter("ignore", RuntimeWarning)
-        model = KernelPerceptron(kernel, max_epochs=max_epochs, gamma=gamma, degree=degree, coef0=coef0).fit(X, y)
-    grid, gram = _grid_gram(X, kernel, gamma, degree, coef0)
+    # non-convergence is reported on the page from converged_, so its warning is caught and dropped
+    with caught_warnings():
+        model = KernelPerceptron(**kernel.params(), max_epochs=max_epochs).fit(X, y)
+    grid, gram = _grid_gram(X, kernel)
     Z = model.decision_function(grid.points, gram=gram).reshape(grid.y.size, grid.x.size)
-    return {
-        "alpha": model.alpha_, "converged": bool(model.converged_), "n_epochs": int(model.n_epochs_),
-        "mistakes": model.history_["mistakes"], "n_mistakes": int(model.history_["n_mistakes"]),
-        "train_error": float(np.mean(model.predict(X) != y)),
-        "xs": grid.x, "ys": grid.y, "Z": Z,
-    }
+    return Perceptron(alpha=model.alpha_, converged=bool(model.converged_), n_epochs=int(model.n_epochs_),
+                      mistakes=model.history_["mistakes"], n_mistakes=int(model.history_["n_mistakes"]),
+                      train_error=float(np.mean(model.predict(X) != y)), surface=Surface(grid.x, grid.y, Z))

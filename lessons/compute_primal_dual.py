@@ -1,20 +1,25 @@
-"""Lesson 3's core calls and figure builders, memoized once per process (common.memo) and shared by
-every session; in an imported module, so the memory outlives each rerun of the page script."""
+"""Lesson 3's core calls: the primal (interior point on explicit features) and the dual (SMO) solved
+independently, memoized once per process and shared by every session (lessons/memo.py)."""
 
 import inspect
-import warnings
+from dataclasses import dataclass
 
 import numpy as np
 
+from figures.boundary import GRID_POINTS
 from figures.svm import alpha_bars as _alpha_bars, primal_dual_figure as _primal_dual_figure
 from kernel_core import svm
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
-from kernel_core.kernels import make_kernel
-from lessons import common
+from kernel_core.kernels import KernelSpec
+from lessons.caught import caught_warnings
+from lessons.memo import memo
 
 # SMO stops at a KKT violation of DUAL_TOL: w and b then agree with the primal in every printed digit
 DUAL_TOL = 1e-9
+# a duality gap this small against max(1, |primal objective|) is zero within the solvers' tolerances (both stop
+# at about 1e-9): round-off may leave it slightly negative, which weak duality forbids of the exact optima
+GAP_TOL = 1e-8
 # scikit-learn's SVC has no C = ∞; this C stands in for the hard margin in the comparison
 SKLEARN_HARD_C = 1e6
 # libsvm has no step limit of its own: C = 1000 with a degree-10 polynomial ran for minutes
@@ -22,67 +27,163 @@ SKLEARN_MAX_ITER = 500_000
 # the dual solver's code shown on the page, by "with offset b": SMO, else coordinate descent
 SOLVER_SOURCE = {True: inspect.getsource(svm._smo), False: inspect.getsource(svm._coordinate_descent)}
 
-# each figure is built once per distinct input (see common.memo)
-alpha_bars, primal_dual_figure = map(common.memo(), (_alpha_bars, _primal_dual_figure))
+alpha_bars, primal_dual_figure = map(memo(), (_alpha_bars, _primal_dual_figure))
 
 
-@common.memo(max_entries=32)
-def solve(X, y, test, space, fmap, kernel, gamma, degree, coef0, offset, C):
-    """Primal (interior point on explicit features) and dual (SMO) fitted independently, plus a grid
-    and the accuracy on the held-out sample test = (X_test, y_test) or None."""
-    grid = make_grid(X, n=common.GRID_POINTS)
+@dataclass(frozen=True)
+class Setup:
+    """What the student chose: the feature space ("linear": φ(x) = x, "explicit": φ = FEATURE_MAPS[fmap],
+    "kernel": the dual alone with `kernel`), the offset b or none, and C (np.inf: the hard margin)."""
+
+    space: str = "explicit"
+    fmap: str | None = "poly2_full"
+    kernel: KernelSpec = KernelSpec("linear")
+    offset: bool = True
+    C: float = 1.0
+
+
+@dataclass(frozen=True)
+class Primal:
+    """min ½‖w‖² + CΣξᵢ over (w, b, ξ)."""
+
+    w: np.ndarray
+    b: float
+    objective: float
+    norm_w: float
+    accuracy: float
+    xi: np.ndarray
+    n_iter: int
+    converged: bool
+    Z: np.ndarray          # f on the grid
+
+
+@dataclass(frozen=True)
+class Dual:
+    """max Σαᵢ − ½αᵀGα over 0 ≤ α ≤ C (and Σαᵢyᵢ = 0 with an offset)."""
+
+    alpha: np.ndarray
+    w: np.ndarray | None   # Σ αᵢyᵢφ(xᵢ) where φ is built
+    b: float
+    objective: float
+    norm_w_squared: float  # αᵀGα: negative only when K is not PSD
+    norm_w: float
+    accuracy: float
+    test_accuracy: float | None
+    n_sv: int
+    status: np.ndarray     # "non-SV", "free SV" or "bounded SV" per point
+    yf: np.ndarray         # yᵢf(xᵢ)
+    violation: np.ndarray  # KKT violation per point
+    max_violation: float
+    n_iter: int
+    converged: bool
+    psd_violated: bool     # the fit met proof that K is not PSD on these points
+    Z: np.ndarray
+
+
+@dataclass(frozen=True)
+class Solution:
+    xs: np.ndarray
+    ys: np.ndarray
+    primal: Primal | None
+    dual: Dual
+    warnings: tuple
+
+    @property
+    def gap(self):
+        """Primal minus dual objective, None without a primal; 0.0 when within GAP_TOL."""
+        if self.primal is None:
+            return None
+        gap = self.primal.objective - self.dual.objective
+        return 0.0 if abs(gap) <= GAP_TOL * max(1.0, abs(self.primal.objective)) else gap
+
+
+@dataclass(frozen=True)
+class Libsvm:
+    """scikit-learn's SVC on the same problem, for comparison."""
+
+    objective: float
+    b: float
+    n_sv: int
+    alpha: np.ndarray
+    warnings: tuple
+
+
+def _features(setup):
+    """φ applied to points: the explicit map, the identity (φ(x) = x), or None (kernel space: no φ is built)."""
+    if setup.space == "kernel":
+        return None
+    return FEATURE_MAPS[setup.fmap].phi if setup.space == "explicit" else np.asarray
+
+
+@memo(max_entries=32)
+def solve(X, y, test, setup):
+    """Primal and dual fitted independently on (X, y), f of both on a grid, accuracy on test = (X_test, y_test)."""
+    grid = make_grid(X, n=GRID_POINTS)
     shape = (grid.y.size, grid.x.size)
-    out = {"xs": grid.x, "ys": grid.y, "primal": None}
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        if space == "kernel":
-            dual = svm.DualSVM(kernel, C=C, gamma=gamma, degree=degree, coef0=coef0, fit_intercept=offset,
-                               tol=DUAL_TOL).fit(X, y)
-            F, F_grid = X, grid.points
-            F_test = test[0] if test else None
+    phi = _features(setup)
+    primal = None
+    with caught_warnings() as messages:
+        if phi is None:
+            dual = svm.DualSVM(**setup.kernel.params(), C=setup.C, fit_intercept=setup.offset, tol=DUAL_TOL).fit(X, y)
+            F, F_grid, F_test = X, grid.points, (test[0] if test else None)
         else:
-            phi = FEATURE_MAPS[fmap].phi if space == "explicit" else np.asarray
-            F, F_grid = phi(X), phi(grid.points)
-            F_test = phi(test[0]) if test else None
-            primal = svm.PrimalSVM(C=C, fit_intercept=offset).fit(F, y)
+            F, F_grid, F_test = phi(X), phi(grid.points), (phi(test[0]) if test else None)
+            model = svm.PrimalSVM(C=setup.C, fit_intercept=setup.offset).fit(F, y)
             # linear kernel on Φ: the dual sees only the Gram matrix ΦΦᵀ = K, yet reports w = Σ αᵢyᵢφ(xᵢ)
-            dual = svm.DualSVM("linear", C=C, fit_intercept=offset, tol=DUAL_TOL).fit(F, y)
-            f = primal.decision_function(F)
-            out["primal"] = {
-                "w": primal.coef_, "b": primal.intercept_, "objective": primal.primal_objective_,
-                "norm_w": float(np.linalg.norm(primal.coef_)), "accuracy": float(np.mean(y * f > 0)),
-                "slack": primal.slack_, "n_iter": primal.n_iter_,
-                "Z": primal.decision_function(F_grid).reshape(shape),
-            }
-    out["dual"] = {
-        "w": dual.coef_, "b": dual.intercept_, "objective": dual.dual_objective_, "alpha": dual.alpha_,
-        "norm_w": dual.norm_w_, "accuracy": float(np.mean(dual.kkt_.margin > 0)), "n_sv": int(dual.support_.size),
-        "status": dual.kkt_.status, "margin": dual.kkt_.margin, "violation": dual.kkt_.violation,
-        "max_violation": dual.kkt_.max_violation, "n_iter": dual.n_iter_,
-        "Z": dual.decision_function(F_grid).reshape(shape),
-        "test_accuracy": float(np.mean(dual.predict(F_test) == test[1])) if test else None,
-    }
-    out["warnings"] = [str(w.message) for w in caught]
-    return out
+            dual = svm.DualSVM("linear", C=setup.C, fit_intercept=setup.offset, tol=DUAL_TOL).fit(F, y)
+            primal = Primal(w=model.coef_, b=float(model.intercept_), objective=float(model.primal_objective_),
+                            norm_w=float(np.linalg.norm(model.coef_)),
+                            accuracy=float(np.mean(y * model.decision_function(F) > 0)), xi=model.slack_,
+                            n_iter=int(model.n_iter_), converged=bool(model.converged_),
+                            Z=model.decision_function(F_grid).reshape(shape))
+    kkt = dual.kkt_
+    return Solution(grid.x, grid.y, primal, Dual(
+        alpha=dual.alpha_, w=dual.coef_, b=float(dual.intercept_), objective=float(dual.dual_objective_),
+        norm_w_squared=float(dual.norm_w_squared_), norm_w=float(dual.norm_w_), accuracy=float(np.mean(kkt.margin > 0)),
+        test_accuracy=float(np.mean(dual.predict(F_test) == test[1])) if test else None,
+        n_sv=int(dual.support_.size), status=kkt.status, yf=kkt.margin, violation=kkt.violation,
+        max_violation=float(kkt.max_violation), n_iter=int(dual.n_iter_), converged=bool(dual.converged_),
+        psd_violated=bool(dual.psd_violated_), Z=dual.decision_function(F_grid).reshape(shape)), tuple(messages))
 
 
-@common.memo(max_entries=32)
-def sklearn_fit(X, y, space, fmap, kernel, gamma, degree, coef0, C):
+@memo(max_entries=32)
+def libsvm(X, y, setup):
     """scikit-learn's SVC (libsvm) on the same data and kernel, for comparison only."""
     from sklearn.svm import SVC
 
-    if space == "kernel":
-        F, k = X, make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)
-    else:
-        F, k = (FEATURE_MAPS[fmap].phi(X) if space == "explicit" else X), "linear"
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        svc = SVC(kernel=k, C=min(C, SKLEARN_HARD_C), tol=DUAL_TOL, max_iter=SKLEARN_MAX_ITER).fit(F, y)
+    phi = _features(setup)
+    F, k = (X, setup.kernel.function()) if phi is None else (phi(X), "linear")
+    with caught_warnings() as messages:
+        svc = SVC(kernel=k, C=min(setup.C, SKLEARN_HARD_C), tol=DUAL_TOL, max_iter=SKLEARN_MAX_ITER).fit(F, y)
     coef = svc.dual_coef_[0]                      # yᵢαᵢ on the support vectors
     b = float(svc.intercept_[0])
     # αᵀGα = Σ yᵢαᵢ (f(xᵢ) − b) over the support vectors, from libsvm's own decision function
     f_sv = svc.decision_function(F[svc.support_])   # support_vectors_ stays empty for a callable kernel
     alpha = np.zeros(y.size)
     alpha[svc.support_] = np.abs(coef)
-    return {"dual_objective": float(np.abs(coef).sum() - 0.5 * np.sum(coef * (f_sv - b))), "b": b,
-            "n_sv": int(svc.support_.size), "alpha": alpha, "warnings": [str(w.message) for w in caught]}
+    return Libsvm(objective=float(np.abs(coef).sum() - 0.5 * np.sum(coef * (f_sv - b))), b=b,
+                  n_sv=int(svc.support_.size), alpha=alpha, warnings=tuple(messages))
+
+
+def vec(v):
+    """A vector to six decimals."""
+    return "(" + ", ".join(f"{x:.6f}" for x in v) + ")"
+
+
+def comparison(s):
+    """The primal and the dual side by side, as the page's table columns."""
+    p, d = s.primal, s.dual
+    rows = {"w": (vec(p.w) if p else "—", vec(d.w) if d.w is not None else "Σ αᵢyᵢφ(xᵢ), φ not built"),
+            "b": (f"{p.b:.6f}" if p else "—", f"{d.b:.6f}"),
+            "objective": (f"{p.objective:.8f}" if p else "—", f"{d.objective:.8f}"),
+            "‖w‖": (f"{p.norm_w:.6f}" if p else "—", f"{d.norm_w:.6f}" if not d.psd_violated
+                    else f"none: ‖w‖² = αᵀGα = {d.norm_w_squared:.4g}"),
+            "training accuracy": (f"{p.accuracy:.4f}" if p else "—", f"{d.accuracy:.4f}"),
+            "iterations": (f"{p.n_iter} (interior point)" if p else "—", f"{d.n_iter} (SMO)")}
+    return {"quantity": list(rows), "primal: min ½‖w‖² + CΣξᵢ": [v[0] for v in rows.values()],
+            "dual: max Σαᵢ − ½αᵀGα": [v[1] for v in rows.values()]}
+
+
+def margin(d):
+    """1/‖w‖ where the margin exists: K PSD on these points and w ≠ 0."""
+    return f"{1.0 / d.norm_w:.4f}" if d.norm_w_squared > 0 and not d.psd_violated else "—"

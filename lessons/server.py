@@ -1,23 +1,12 @@
-"""Once per server process, from the first script run: Nagle's algorithm off for the app's connections,
-and the import-time heap frozen out of the garbage collector's full passes.
+"""The server-side performance settings, applied once per server process from the first script run: one BLAS
+thread, Nagle's algorithm off for the app's connections, and the import-time heap frozen out of the garbage
+collector's full passes. Why each exists, what it measured and how to re-measure it after an upgrade of
+Streamlit, Plotly, NumPy or uvicorn: docs/PERFORMANCE.md.
 
-Nagle's algorithm.
-The Streamlit server (uvicorn under asyncio) listens on a socket created with proto 0; accepted
-connections inherit that, and asyncio turns TCP_NODELAY on only for sockets reporting IPPROTO_TCP
-(uvicorn issue #3149). Nagle then holds each small websocket message of a rerun until the browser
-acknowledges the previous one, and a delayed ACK takes 40 ms on Linux (200 ms on Windows): measured
-on loopback, an empty app's rerun took 44–48 ms instead of 4–6 ms, every time.
-
-Setting TCP_NODELAY on the listening socket fixes every later connection (Linux copies the option
-to accepted sockets); the connections already open get it directly. Where /proc is missing (not
-Linux) nothing happens.
-
-The heap. Python's full garbage collection walks every container object, and the ~170 000 that
-Streamlit, Plotly, NumPy, pandas and scikit-learn leave behind at import live as long as the process.
-With 100 simulated students a full pass ran every 3–6 s and held the interpreter 120–230 ms, and no
-rerun finished for about a second after each. gc.freeze() moves what exists after the first run's
-imports (the lessons' compute modules are imported first, so theirs are in) to a generation the
-collector never walks; later garbage is collected as before.
+Nagle: uvicorn listens on a socket created with proto 0, so asyncio never sets TCP_NODELAY on the connections
+(uvicorn issue #3149) and each small websocket message waits for a delayed ACK (40 ms on Linux). Setting it on
+the listener fixes every later connection (Linux copies the option to accepted sockets); the connections
+already open get it directly. Where /proc is missing (not Linux) nothing happens.
 """
 
 import functools
@@ -26,6 +15,10 @@ import importlib
 import os
 import socket
 import stat
+
+from threadpoolctl import threadpool_limits
+
+from lessons import registry
 
 
 def _tcp_sockets():
@@ -63,11 +56,10 @@ def disable_nagle():
 
 @functools.cache
 def tune_process():
-    """disable_nagle() and gc.freeze(), once per process; returns the number of sockets changed."""
-    here = os.path.dirname(__file__)
-    for name in sorted(os.listdir(here)):
-        if name.startswith("compute_") and name.endswith(".py"):
-            importlib.import_module(f"{__package__}.{name[:-3]}")
+    """One BLAS thread, disable_nagle() and gc.freeze(), once per process; returns the number of sockets changed."""
+    threadpool_limits(limits=1, user_api="blas")
+    for lesson in registry.LESSONS:
+        importlib.import_module(lesson.compute)
     gc.collect()
     gc.freeze()
     return disable_nagle()

@@ -9,8 +9,14 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 import datasets
+from lessons import registry
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def lesson_pages():
+    """The page script of every lesson in the registry, in lesson order."""
+    return [lesson.script for lesson in registry.LESSONS]
 
 
 def open_page(page, *, sidebar=None, state=None, widgets=None):

@@ -11,21 +11,16 @@ import json
 import plotly.graph_objects as go
 import pytest
 
-from pageutil import figures, open_page
+from pageutil import figures, lesson_pages, open_page
 
-CASES = [
-    ("lessons/1_feature_maps.py", {}, None),
+# every lesson at its defaults, and the other modes of some
+CASES = [(page, {}, None) for page in lesson_pages()] + [
     ("lessons/1_feature_maps.py", {"fm_map": "cubic_1d"}, None),
-    ("lessons/2_circle_lift.py", {}, None),
     ("lessons/2_circle_lift.py", {"cl_lift": "paraboloid", "cl_hard": True}, None),
-    ("lessons/3_primal_dual.py", {}, None),
     ("lessons/3_primal_dual.py", {"pd_space": "kernel", "pd_offset": False}, None),
-    ("lessons/4_pegasos.py", {}, None),
-    ("lessons/5_mercer.py", {}, None),
     ("lessons/5_mercer.py", {}, {"mc_tab": "Closure rules"}),
     ("lessons/5_mercer.py", {}, {"mc_tab": "Kernels that fail"}),
     ("lessons/5_mercer.py", {}, {"mc_tab": "Your formula"}),
-    ("lessons/6_regression.py", {}, None),
 ]
 
 

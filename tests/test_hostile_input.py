@@ -24,10 +24,12 @@ from kernel_core.pegasos import KernelPegasos
 from kernel_core.perceptron import KernelPerceptron
 from kernel_core.regression import KernelLogisticRegression
 from kernel_core.svm import DualSVM, PrimalSVM
-from lessons.common import GRID_POINTS, MAX_USER_POINTS, N_MAX
+from figures.boundary import GRID_POINTS
+from lessons.state import MAX_USER_POINTS, N_MAX
+from pageutil import lesson_pages
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "lessons").glob("[0-9]_*.py"))
+PAGES = lesson_pages()
 MAX_ROWS = MAX_USER_POINTS
 MAX_BYTES = 1 << 20
 FUZZ = settings(max_examples=150, deadline=None, derandomize=True, database=None,

@@ -1,9 +1,9 @@
-"""common.memo: one call per distinct input, whatever objects carry it; shared results frozen; a bounded memory."""
+"""lessons.memo: one call per distinct input, whatever objects carry it; shared results frozen; a bounded memory."""
 
 import numpy as np
 import pytest
 
-from lessons.common import memo
+from lessons.memo import memo
 
 
 def counting(max_entries=64):

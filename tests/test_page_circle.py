@@ -1,6 +1,7 @@
 """Lesson 2 (the circle lifted to 3-D): the page under AppTest against kernel_core computed directly,
 and the 3-D figure builders of figures/lift.py without Streamlit."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -10,6 +11,7 @@ import datasets
 from figures.lift import lift_box, lift_figure, plane_polygon
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.svm import PrimalSVM
+from lessons.compute_circle import fit_lift
 from pageutil import figures, metrics, open_page, page_data
 
 PAGE = "lessons/2_circle_lift.py"
@@ -111,6 +113,17 @@ def test_unrelated_control_leaves_the_3d_figure_byte_identical(default_page):
     layouts = [json.loads(before)["layout"], json.loads(figures(at)[0])["layout"]]
     assert layouts[0]["uirevision"] == layouts[1]["uirevision"]
     at.get_by_key("cl_lift").set_value("circle").run()
+
+
+def test_fit_lift_is_a_frozen_result_holding_the_primal_svms_plane_and_slack():
+    X, y = datasets.circle_rule(60, random_state=1)
+    fit = fit_lift(X, y, "paraboloid", 10.0)
+    _, model = core_fit(X, y, "paraboloid", 10.0)
+    np.testing.assert_allclose(fit.w, model.coef_, rtol=1e-12)
+    np.testing.assert_allclose(fit.xi, model.slack_, rtol=1e-12, atol=1e-15)
+    assert fit.b == float(model.intercept_) and fit.margin == 1 / np.linalg.norm(model.coef_)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fit.b = 0.0
 
 
 # ---------------------------------------------------------------- figures/lift.py without Streamlit

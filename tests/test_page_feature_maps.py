@@ -58,8 +58,9 @@ def test_printed_inner_product_and_kernel_are_the_cores_for_every_map(name):
     fm = FEATURE_MAPS[name]
     dim = fm.input_dim
     s = at.session_state
-    x = np.array([[s["fm_x1"], s["fm_x2"]][:dim]])
-    z = np.array([[s["fm_z1"], s["fm_z2"]][:dim]])
+    # a 1-D map draws only x₁ and z₁: x₂ and z₂ are not in the session then
+    x = np.array([[s[k] for k in ("fm_x1", "fm_x2")[:dim]]])
+    z = np.array([[s[k] for k in ("fm_z1", "fm_z2")[:dim]]])
     dot, K = fm.explicit_kernel(x, z)[0, 0], fm.kernel(x, z)[0, 0]
     shown_dot, shown_K, shown_diff = shown_numbers(at)
     np.testing.assert_allclose([shown_dot, shown_K], [dot, K], rtol=1e-15)

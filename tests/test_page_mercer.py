@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 from sklearn.svm import SVC
 
+from figures.boundary import GRID_POINTS
 from kernel_core.formula import parse_kernel
 from kernel_core.grid import make_grid
 from kernel_core.kernels import rbf_kernel, sigmoid_kernel
 from kernel_core.mercer import CLOSURE_RULES, INVALID_KERNELS, check_psd, kernel_polynomial, kernel_scale
-from lessons.common import GRID_POINTS
+from lessons.compute_mercer import Rule, analyze_rule
 from pageutil import assert_extremes_change_the_page, chart, decode, default_data, metrics, open_page
 
 PAGE = "lessons/5_mercer.py"
@@ -172,3 +173,12 @@ def test_formula_controls_at_both_extremes_redraw_without_exception(key, low, hi
     if key in ("mc_r", "mc_d"):
         at.text_input(key="mc_formula").set_value("(dot(x, z) + r)**d").run()
     assert_extremes_change_the_page(at, key, low, high)
+
+
+def test_scale_rule_result_is_c_times_the_base_gram_with_check_psds_numbers():
+    _, _, Xs, _ = points()
+    gram = analyze_rule(Xs, Rule("scale", "rbf", c=3.0))
+    np.testing.assert_allclose(gram.K, 3.0 * rbf_kernel(Xs, gamma=1.0), rtol=1e-12)
+    check = check_psd(gram.K)
+    assert gram.is_psd and gram.certificate is None
+    assert (gram.min_eigenvalue, gram.max_eigenvalue) == (check.min_eigenvalue, check.eigenvalues[-1])

@@ -1,19 +1,21 @@
 """Lesson 4 (Pegasos and the kernel perceptron) under AppTest: the numbers on the page are the core's on
 the same data, the replay shows the recorded iterates, every control redraws without an exception."""
 
+import dataclasses
 import json
 
 import numpy as np
 import pytest
 
+from figures.boundary import GRID_POINTS
 from figures.pegasos import MAX_FRAMES, alpha_animation
 from kernel_core.grid import make_grid
-from kernel_core.kernels import rbf_kernel
+from kernel_core.kernels import KernelSpec, rbf_kernel
 from kernel_core.pegasos import KernelPegasos
 from kernel_core.perceptron import KernelPerceptron
 from kernel_core.svm import DualSVM
-from lessons.common import GRID_POINTS
-from pageutil import assert_extremes_change_the_page, chart, decode, default_data, metrics, open_page
+from lessons.compute_pegasos import fit_pegasos
+from pageutil import assert_extremes_change_the_page, chart, decode, default_data, metrics, open_page, table
 
 PAGE = "lessons/4_pegasos.py"
 # the page's defaults: the sidebar's circles (n=100, noise 0.1, seed 0), RBF γ=1, λ=0.01, T=2000, sampler seed 0
@@ -133,3 +135,16 @@ def test_alpha_animation_payload_stays_under_150kb_for_700_points():
 
 def test_update_count_in_the_numbers_is_the_sum_of_abs_beta(page, model):
     assert any(f"{int(np.abs(model.beta_).sum())} of the T = {T} steps" in md.value for md in page.markdown)
+
+
+def test_alpha_is_the_last_iterate_and_alpha_avg_the_output_in_the_result_and_the_table(page, model):
+    # the core calls α̂ alpha_ and α^T alpha_last_; the lesson's result uses the notes' α^t and α̂
+    X, y = default_data()
+    run = fit_pegasos(X, y, KernelSpec("rbf", GAMMA), LAM, T, 0)
+    np.testing.assert_array_equal(run.alpha, model.alpha_last_)
+    np.testing.assert_array_equal(run.alpha_avg, model.alpha_)
+    np.testing.assert_array_equal(run.beta, model.beta_)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        run.alpha = model.alpha_
+    np.testing.assert_allclose(table(page, "α^T (last)")["α^T (last)"], model.alpha_last_, rtol=1e-12)
+    np.testing.assert_allclose(table(page, "α̂ (average)")["α̂ (average)"], model.alpha_, rtol=1e-12)

@@ -8,12 +8,14 @@ import pytest
 from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
 
 import datasets
+from figures.boundary import GRID_POINTS
 from figures.regression import bumps_figure, history_figure, two_fits_figure
 from kernel_core.feature_maps import MAX_TAYLOR_TERMS, gaussian_taylor_features, polynomial_features
 from kernel_core.grid import make_grid, make_grid_1d
-from kernel_core.kernels import make_kernel
+from kernel_core.kernels import KernelSpec, make_kernel
 from kernel_core.regression import LMS, KernelLMS, KernelLogisticRegression, KernelRidge, max_stable_eta
-from lessons.common import GRID_POINTS
+from lessons.compute_feature_maps import descent_step
+from lessons.compute_regression import fit_descent
 from pageutil import decode, figure, metrics, open_page, page_data, table
 
 PAGE = "lessons/6_regression.py"
@@ -146,6 +148,23 @@ def test_kernels_without_a_finite_map_run_only_the_beta_update():
     narrow = open_page(PAGE, widgets={"rg_gamma": 100.0})
     assert GAP_LABEL not in metrics(narrow)
     assert any("Taylor features miss K" in i.value for i in narrow.info)
+
+
+def test_descent_result_carries_the_theta_route_only_where_a_finite_map_exists():
+    x, y = datasets.make_dataset("house_prices", 15, random_state=0)
+    poly = fit_descent(x, y, KernelSpec("poly", 1.0, 3, 1.0), 0.5, 50, False, 0)
+    laplacian = fit_descent(x, y, KernelSpec("laplacian", 1.0), 0.5, 50, False, 0)
+    assert poly.explicit and poly.max_diff < 1e-10 and poly.loss_theta.shape == poly.loss_beta.shape
+    assert not laplacian.explicit
+    assert (laplacian.f_theta, laplacian.loss_theta, laplacian.max_diff) == (None, None, None)
+
+
+def test_a_step_above_the_stable_limit_and_only_such_a_step_carries_a_warning():
+    K = make_kernel("rbf", gamma=1.0)(np.linspace(-1, 1, 10)[:, None])
+    for ratio, warned in ((0.95, False), (1.0, False), (1.05, True)):
+        eta, eta_max, warnings = descent_step(K, ratio, stochastic=False)
+        np.testing.assert_allclose([eta, eta_max], [ratio * max_stable_eta(K), max_stable_eta(K)], rtol=1e-15)
+        assert bool(warnings) == warned and all("above the stable limit" in w for w in warnings)
 
 
 def test_huge_step_shows_a_divergence_error_and_the_rest_of_the_page_still_renders():

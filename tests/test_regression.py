@@ -377,7 +377,7 @@ def test_iterative_models_reject_bad_eta_and_n_iter(make, kw, match):
 
 def test_kernel_overflow_is_reported_before_training():
     X = np.array([[1e3], [2e3], [3e3]])
-    with pytest.raises(ValueError, match="infinite values on X"):
+    with pytest.raises(ValueError, match="infinite values on these points; lower γ or the degree"):
         KernelRidge("poly", degree=50, gamma=1.0).fit(X, np.arange(3.0))
 
 

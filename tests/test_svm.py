@@ -11,7 +11,7 @@ from scipy.optimize import linprog, minimize
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.svm import SVC
 
-from kernel_core import svm
+from kernel_core import dual, svm
 from kernel_core.svm import F32_MIN_POINTS, DualSVM, PrimalSVM
 
 # Learning From Data, Lecture 25 (seed 004): the 4-point toy example
@@ -533,7 +533,7 @@ def test_large_grid_stays_float64_when_float32_would_not_be_exact_enough():
 def test_evicting_kernel_rows_from_a_small_cache_gives_the_same_solution(monkeypatch):
     X, y = noisy_problem(9, "rbf")
     full = DualSVM("rbf", C=1.0, gamma=0.5, tol=1e-8).fit(X, y)
-    monkeypatch.setattr(svm, "CACHE_BYTES", 8 * len(y) * 3)   # room for 3 rows
+    monkeypatch.setattr(dual, "CACHE_BYTES", 8 * len(y) * 3)   # room for 3 rows
     small = DualSVM("rbf", C=1.0, gamma=0.5, tol=1e-8).fit(X, y)
     np.testing.assert_allclose(small.alpha_, full.alpha_, rtol=0, atol=0)
     assert small.n_iter_ == full.n_iter_

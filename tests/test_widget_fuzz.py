@@ -18,8 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 from streamlit.testing.v1 import AppTest
 
+from pageutil import lesson_pages
+
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "lessons").glob("[0-9]_*.py"))
+PAGES = lesson_pages()
 SOURCES = [ROOT / "app.py", *(p for d in ("lessons", "datasets", "kernel_core") for p in sorted((ROOT / d).glob("*.py")))]
 KINDS = ("slider", "select_slider", "selectbox", "button_group", "toggle", "checkbox", "number_input", "text_input")
 # scratch inputs of a point not yet added; "Use only my points" is drawn with the points themselves

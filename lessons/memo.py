@@ -1,0 +1,80 @@
+"""The pages' cache: a process-wide LRU memory of a function's results, shared by every session. Pure Python and
+numpy (no Streamlit), so the compute modules that use it can be imported and tested alone.
+
+Not st.cache_data / st.cache_resource: on every call they inspect the function's signature and hash every
+argument, and st.cache_data unpickles a copy of the result on every hit: 0.29 ms per hit of Lesson 4's
+fit_pegasos-shaped call against 0.01 ms here (BLAKE2 digests of the arrays). Under a lecture's load that
+overhead is paid by every rerun, on one interpreter (docs/PERFORMANCE.md).
+"""
+
+import collections
+import dataclasses
+import functools
+import hashlib
+import threading
+import types
+
+import numpy as np
+
+
+def _digest(value):
+    """A hashable stand-in for a memoized function's argument: arrays by shape, dtype and a BLAKE2 digest of
+    their bytes; tuples, lists and mappings element by element; anything else as its type and itself."""
+    if isinstance(value, np.ndarray):
+        return value.shape, value.dtype.str, hashlib.blake2b(np.ascontiguousarray(value).data, digest_size=16).digest()
+    if isinstance(value, (tuple, list)):
+        return type(value).__name__, tuple(_digest(v) for v in value)
+    if isinstance(value, (dict, types.MappingProxyType)):
+        return "dict", tuple((k, _digest(v)) for k, v in value.items())
+    hash(value)  # a type this cache does not know raises here instead of colliding later
+    return type(value).__name__, value  # 1, 1.0 and True are equal keys otherwise
+
+
+def _freeze(value):
+    """value made safe to share between sessions: numpy arrays read-only (in place: the memory owns them),
+    dicts as read-only mappings, lists as tuples, the arrays inside result dataclasses read-only, recursively;
+    anything else (a figure, a fitted model) as it is."""
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+        return value
+    if isinstance(value, dict):
+        return types.MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    if type(value) is tuple:
+        return tuple(_freeze(v) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        # a result dataclass is frozen itself; the arrays it holds are frozen in place
+        for f in dataclasses.fields(value):
+            _freeze(getattr(value, f.name))
+        return value
+    return value
+
+
+def memo(max_entries=64):
+    """Decorator: the function with a process-wide LRU memory of its last max_entries results, shared by
+    every session. Results are shared, so they are frozen (_freeze): a page that tried to change one would
+    fail loudly instead of changing what every other student sees. An exception is raised, not remembered.
+    """
+    def decorate(fn):
+        memory = collections.OrderedDict()
+        lock = threading.Lock()
+
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            key = (_digest(args), _digest(kwargs))
+            with lock:
+                if key in memory:
+                    memory.move_to_end(key)
+                    return memory[key]
+            result = _freeze(fn(*args, **kwargs))
+            with lock:
+                memory[key] = result
+                while len(memory) > max_entries:
+                    memory.popitem(last=False)
+            return result
+
+        call.memory = memory
+        return call
+
+    return decorate

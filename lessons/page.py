@@ -1,0 +1,106 @@
+"""The shape every lesson page shares, and its recurring pieces.
+
+A page reads top to bottom in five steps: `header` (title, a few sentences and the key formula);
+`params = controls()` built from lessons/widgets.py; `result = compute(...)` through a memoized call of the
+lesson's compute module; the figures (`chart`, `boundary_chart`); and an expander with the numbers and the code.
+A section whose controls should rerun only itself is a `fragment`.
+"""
+
+import functools
+
+import pyarrow as pa
+import streamlit as st
+
+from figures.boundary import CLICK_LAYER
+from lessons.sidebar import add_point
+
+# every chart: no Plotly logo, and no Streamlit theme (figures.TEMPLATE styles them; the theme
+# is re-applied by the browser on each redraw and costs ~50 ms there)
+CHART = dict(config={"displaylogo": False}, theme=None)
+_RERUN_APP = "_rerun_app"
+
+
+def header(title, text, *formulas):
+    """The page's title, its few sentences and its key formulas."""
+    st.title(title)
+    st.markdown(text)
+    for formula in formulas:
+        st.latex(formula)
+
+
+def fragment(body):
+    """st.fragment: a control moved inside reruns only this section, not the sidebar. When a callback changed
+    something outside it (a preset that picks a dataset: request_app_rerun), it hands over to a whole-app rerun."""
+    @st.fragment
+    @functools.wraps(body)
+    def run(*args, **kwargs):
+        if st.session_state.pop(_RERUN_APP, False):
+            st.rerun(scope="app")
+        return body(*args, **kwargs)
+    return run
+
+
+def request_app_rerun():
+    """From a widget callback inside a fragment: the next run is the whole app (see `fragment`)."""
+    st.session_state[_RERUN_APP] = True
+
+
+def show_error(exc, *, stop=True):
+    """Show a core ValueError as a message a student can act on, then stop the page
+    (stop=False: only this section failed, the rest of the page still renders)."""
+    st.error(str(exc), icon=":material/error:")
+    if stop:
+        st.stop()
+
+
+def warnings(messages, prefix=""):
+    """Each solver warning as a visible box."""
+    for message in messages:
+        st.warning(prefix + message, icon=":material/warning:")
+
+
+def metric_row():
+    """A row for metrics drawn with width="content": each as wide as its value, spread over the row, wrapping on
+    a narrow screen. (st.columns gives each a fixed share and cuts a long value such as 3.73478e-13 to "3.7347…".)"""
+    return st.container(horizontal=True, horizontal_alignment="distribute", gap="medium")
+
+
+def metrics(values, help=None):
+    """A metric_row of label → value, with optional help texts by label."""
+    with metric_row():
+        for label, value in values.items():
+            st.metric(label, value, help=(help or {}).get(label), width="content")
+
+
+def table(columns, **kwargs):
+    """st.dataframe of a dict of columns, sent as a pyarrow Table without an index column: Streamlit then
+    skips pandas (measured 1–3 ms per table on every rerun). Name a column for the row number if it matters."""
+    return st.dataframe(pa.table(columns), hide_index=True, **kwargs)
+
+
+def chart(fig, key):
+    """Draw a figure."""
+    st.plotly_chart(fig, key=key, **CHART)
+
+
+def boundary_chart(fig, key):
+    """Draw a decision-boundary figure; a click on its invisible grid layer adds a point there."""
+    event = st.plotly_chart(fig, key=key, on_select="rerun", selection_mode="points", **CHART)
+    layer = next(i for i, trace in enumerate(fig.data) if trace.name == CLICK_LAYER)
+    points = [p for p in (event.selection.points if event else []) if p.get("curve_number") == layer]
+    signature = tuple((p.get("x"), p.get("y")) for p in points)
+    seen = st.session_state.get(f"{key}__seen")
+    st.session_state[f"{key}__seen"] = signature
+    if points and signature != seen:
+        add_point(points[0]["x"], points[0]["y"])
+        st.rerun()
+
+
+def code(title, source, text=None, columns=None, **table_kwargs):
+    """The expander with the numbers (text: markdown; columns: a table, see `table`) and the core function's source."""
+    with st.expander(title):
+        if text:
+            st.markdown(text)
+        if columns is not None:
+            table(columns, **table_kwargs)
+        st.code(source, language="python")

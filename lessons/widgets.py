@@ -1,0 +1,133 @@
+"""The lab's controls. Each is keyed, takes its default and allowed values from the URL schema (lessons/state.py)
+and keeps its value in the link: read from it when the control first appears in a session, written back (only
+when it differs from the default) on every run, so a link reopens the view exactly."""
+
+import numpy as np
+import streamlit as st
+
+from kernel_core.kernels import KernelSpec
+from lessons.state import FIELDS, decode, encode
+
+KERNEL_LABELS = {
+    "linear": "linear  x·z",
+    "poly": "polynomial  (γ x·z + r)^d",
+    "rbf": "Gaussian (RBF)  exp(−γ‖x−z‖²)",
+    "laplacian": "Laplacian  exp(−γ‖x−z‖₁)",
+    "exponential": "exponential  exp(−γ‖x−z‖₂)",
+    "sigmoid": "sigmoid  tanh(γ x·z + r)",
+}
+STEP_MODES = {"batch": "batch (all points)", "stochastic": "stochastic (one point)"}
+
+
+def fmt(v):
+    """Short label for a slider value: 3 significant digits."""
+    return f"{v:.3g}"
+
+
+def _seed(field):
+    """The control's value before it is drawn, the first time this session meets it: the link's, else the default."""
+    state = st.session_state
+    if field.key in state:
+        return
+    value = field.default
+    text = st.query_params.get(field.key)
+    if text is not None:
+        try:
+            value = decode(field, text)
+        except ValueError as exc:
+            st.toast(f"{exc}; this view uses {encode(field, field.default)} instead.", icon=":material/link_off:")
+    state[field.key] = value
+
+
+def _publish(field, value):
+    """Write the control's value into the link; a default value leaves the link (links stay short)."""
+    params = st.query_params
+    text = encode(field, value)
+    if text == encode(field, field.default):
+        if field.key in params:
+            del params[field.key]
+    elif params.get(field.key) != text:
+        params[field.key] = text
+
+
+def _control(make, label, key, **kwargs):
+    field = FIELDS[key]
+    _seed(field)
+    value = make(label, key=key, **kwargs)
+    _publish(field, value)
+    return value
+
+
+def slider(label, key, *, step=None, **kwargs):
+    field = FIELDS[key]
+    return _control(st.slider, label, key, min_value=field.lo, max_value=field.hi, step=step, **kwargs)
+
+
+def number_input(label, key, *, step=None, **kwargs):
+    field = FIELDS[key]
+    return _control(st.number_input, label, key, min_value=field.lo, max_value=field.hi, step=step, **kwargs)
+
+
+def log_slider(label, key, **kwargs):
+    """A slider over a log-spaced grid (C, γ, λ)."""
+    return _control(st.select_slider, label, key, options=FIELDS[key].choices, format_func=fmt, **kwargs)
+
+
+def selectbox(label, key, format_func=str, **kwargs):
+    return _control(st.selectbox, label, key, options=FIELDS[key].choices, format_func=format_func, **kwargs)
+
+
+def segmented(label, key, format_func=str, **kwargs):
+    return _control(st.segmented_control, label, key, options=FIELDS[key].choices, format_func=format_func,
+                    required=True, **kwargs)
+
+
+def toggle(label, key, **kwargs):
+    return _control(st.toggle, label, key, **kwargs)
+
+
+def checkbox(label, key, **kwargs):
+    return _control(st.checkbox, label, key, **kwargs)
+
+
+def text_input(label, key, **kwargs):
+    return _control(st.text_input, label, key, max_chars=int(FIELDS[key].hi), **kwargs)
+
+
+def kernel_controls(prefix):
+    """The kernel chooser and the parameters that kernel uses, as a KernelSpec."""
+    kernel = selectbox("Kernel", f"{prefix}_kernel", format_func=KERNEL_LABELS.get)
+    gamma, degree, coef0 = None, 3, 1.0
+    if kernel != "linear":
+        gamma = log_slider("γ (kernel width; larger = more local)", f"{prefix}_gamma")
+    if kernel == "poly":
+        degree = slider("d (polynomial degree)", f"{prefix}_degree")
+    if kernel in ("poly", "sigmoid"):
+        coef0 = slider("r (additive constant coef0)", f"{prefix}_coef0", step=0.25)
+    return KernelSpec(kernel, gamma, degree, coef0)
+
+
+def c_control(prefix):
+    """C with its hard-margin toggle beside it: C = ∞ when the toggle is on."""
+    left, right = st.columns([2, 3], vertical_alignment="bottom")
+    with left:
+        hard = toggle("hard margin (C = ∞)", f"{prefix}_hard",
+                      help="Demand yᵢf(xᵢ) ≥ 1 for every point; only possible on separable data.")
+    if hard:
+        return np.inf
+    with right:
+        return log_slider("C (box constraint; slack penalty)", f"{prefix}_C")
+
+
+def descent_controls(prefix):
+    """η / η_max, the number of steps T and batch vs stochastic in three columns: (ratio, T, stochastic)."""
+    a, b, c = st.columns(3)
+    with a:
+        ratio = log_slider("η / η_max (step as a fraction of the stable limit)", f"{prefix}_eta",
+                           help="η_max = 2/λ_max(K) for batch steps, 2/max Kᵢᵢ for one point per step. "
+                                "Above 1 the loss can grow instead of shrink.")
+    with b:
+        T = slider("T (number of steps)", f"{prefix}_T")
+    with c:
+        mode = segmented("Update", f"{prefix}_mode", format_func=STEP_MODES.get)
+    return ratio, T, mode == "stochastic"

@@ -1,0 +1,41 @@
+"""lessons/points.py: the student's points and their text in the link, without Streamlit."""
+
+from hypothesis import given
+from hypothesis import strategies as hs
+
+from lessons import points
+from lessons.state import MAX_USER_POINTS
+
+COORD = hs.floats(-10, 10).map(lambda v: round(v, 2) + 0.0)
+POINT = hs.tuples(COORD, COORD, hs.sampled_from([-1, 1]))
+
+
+@given(hs.lists(POINT, max_size=MAX_USER_POINTS))
+def test_points_survive_the_link(pts):
+    assert points.decode(points.encode(tuple(pts))) == tuple(pts)
+
+
+def test_junk_in_the_link_is_dropped():
+    assert points.decode("0.5_1_1~x_y_z~1_2_0~١_2_1~-0.25_0.75_-1\n") == ((0.5, 1.0, 1),)
+    assert points.decode("1_1_1~" * 500) == ((1.0, 1.0, 1),) * MAX_USER_POINTS
+
+
+def test_add_move_remove_keep_the_link_rounding_and_the_class():
+    pts = points.added((), -0.014, 0.2351, -1)
+    assert pts == ((-0.01, 0.24, -1),)
+    pts = points.added(pts, 30, -30, 1)
+    assert pts[1] == (10.0, -10.0, 1)                      # clipped to the window of the typed inputs
+    assert points.moved(pts, 0, 1.005, 2.0) == ((1.0, 2.0, -1), (10.0, -10.0, 1))
+    assert points.moved(pts, 5, 0, 0) == pts
+    assert points.removed(pts, 0) == ((10.0, -10.0, 1),)
+    assert points.removed(pts, -1) == pts
+
+
+def test_at_most_max_user_points():
+    full = ((0.0, 0.0, 1),) * MAX_USER_POINTS
+    try:
+        points.added(full, 1, 1, 1)
+    except ValueError as exc:
+        assert str(MAX_USER_POINTS) in str(exc)
+    else:
+        raise AssertionError("a point beyond the limit was added")
