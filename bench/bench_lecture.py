@@ -47,6 +47,7 @@ phase (from /proc/<pid>/stat) / moves; the machine's load average and CPU steal 
 Budget per target: zero errors, p95 move latency <= 1000 ms.
 
     python bench/bench_lecture.py [--students 100] [--duration 60] [--targets one,lecture] [--workers 2]
+                                  [--option runner.postScriptGC=true]   # Streamlit's default, for comparison
 
 Exits 1 when a run fails its budget.
 """
@@ -478,8 +479,9 @@ class Balancer:
     """`bash scripts/lecture.sh` on free loopback ports, in its own process group, its output in a temporary
     log; on exit SIGTERM to the script (it stops what it started), then SIGKILL to whatever is left."""
 
-    def __init__(self, workers, start_timeout=240):
+    def __init__(self, workers, *options, start_timeout=240):
         self.workers = workers
+        self.options = list(options)
         self.port = free_ports(workers + 1)
         self.worker_ports = [self.port + 1 + i for i in range(workers)]
         self.start_timeout = start_timeout
@@ -489,7 +491,7 @@ class Balancer:
     def __enter__(self):
         env = dict(os.environ, PORT=str(self.port), WORKER_PORT_BASE=str(self.port + 1),
                    WORKERS=str(self.workers), ADDRESS="127.0.0.1")
-        self.proc = subprocess.Popen(["bash", "scripts/lecture.sh"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+        self.proc = subprocess.Popen(["bash", "scripts/lecture.sh", *self.options], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                                      stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         try:
             wait_healthy(f"http://127.0.0.1:{self.port}", self.proc, self.log.name, "scripts/lecture.sh",
@@ -526,8 +528,10 @@ def run_lecture(target, pages, args):
     """One lecture against `target`; returns its record, server CPU and memory."""
     machine_at_start = machine_state()
     with_cookie = target == "lecture"
-    servers = ([Balancer(args.workers)] if target == "lecture" else
-               [Server(args.script) for _ in pages] if target == "per-page" else [Server(args.script)])
+    options = [arg for kv in args.option for arg in (f"--{kv.split('=', 1)[0]}", kv.split("=", 1)[1])]
+    servers = ([Balancer(args.workers, *options)] if target == "lecture" else
+               [Server(args.script, *options) for _ in pages] if target == "per-page" else
+               [Server(args.script, *options)])
     try:
         for s in servers:
             s.__enter__()
@@ -578,7 +582,7 @@ def run_lecture(target, pages, args):
         for s in reversed(servers):
             s.__exit__(None, None, None)
     label = {"one": "one process", "lecture": f"lecture.sh, {args.workers} workers",
-             "per-page": f"one process per page ({len(pages)})"}[target]
+             "per-page": f"one process per page ({len(pages)})"}[target] + "".join(f", {kv}" for kv in args.option)
     return {"target": target, "label": label, "lecture": lecture, "elapsed": elapsed, "hwm": hwm,
             "cpu": sum(cpu.values()), "page_cpu": page_cpu, "client_cpu": time.process_time() - client0,
             "machine": machine_over(machine_at_start)}
@@ -636,6 +640,8 @@ def main():
     parser.add_argument("--workers", type=int, default=os.cpu_count(), help="lecture.sh's WORKERS (default: nproc)")
     parser.add_argument("--pages", default="", help="comma-separated page numbers, e.g. 2,3 (default: all)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a Streamlit option for every server, e.g. runner.postScriptGC=true (repeatable)")
     parser.add_argument("--empty", action="store_true",
                         help="drive bench/empty_app.py instead (one process only): the harness's own floor")
     args = parser.parse_args()
@@ -648,6 +654,8 @@ def main():
         parser.error(f"--timeout in 1..120 s, --ramp in 0..120 s, --targets from {', '.join(TARGETS)}")
     if not 1 <= args.workers <= 64 or (args.empty and targets != ["one"]):
         parser.error("--workers in 1..64; --empty runs with --targets one only")
+    if any("=" not in kv for kv in args.option):
+        parser.error("--option takes NAME=VALUE, e.g. runner.postScriptGC=true")
     pages = [("empty_app", "")] if args.empty else app_pages()
     if args.pages and not args.empty:
         wanted = {s.strip() for s in args.pages.split(",")}
