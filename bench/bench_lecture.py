@@ -491,8 +491,12 @@ class Balancer:
     def __enter__(self):
         env = dict(os.environ, PORT=str(self.port), WORKER_PORT_BASE=str(self.port + 1),
                    WORKERS=str(self.workers), ADDRESS="127.0.0.1")
-        self.proc = subprocess.Popen(["bash", "scripts/lecture.sh", *self.options], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
-                                     stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        # Ctrl-C as from a terminal: a shell cannot trap a signal it was started ignoring, and a parent run in the
+        # background (nohup …&) ignores SIGINT, so the script gets its default back, as a foreground job does
+        self.proc = subprocess.Popen(["bash", "scripts/lecture.sh", *self.options], cwd=ROOT, env=env,
+                                     stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
+                                     start_new_session=True,
+                                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         try:
             wait_healthy(f"http://127.0.0.1:{self.port}", self.proc, self.log.name, "scripts/lecture.sh",
                          self.start_timeout)

@@ -9,7 +9,9 @@
 #
 # A worker that dies is started again on its port; HAProxy's health checks (/_stcore/health) take it
 # out meanwhile, and a browser pinned to it is sent to a living worker, where it reconnects with a new
-# session (its view comes back from the URL). One SIGTERM or Ctrl-C stops the workers and HAProxy.
+# session (its view comes back from the URL). One SIGTERM or Ctrl-C stops the workers and HAProxy (Ctrl-C in
+# a terminal; a script started in the background with & or nohup ignores SIGINT, as every background job does:
+# stop it with kill <pid>).
 #
 #   PORT=8501 WORKERS=$(nproc) ADDRESS=0.0.0.0 bash scripts/lecture.sh
 #
@@ -52,13 +54,13 @@ stop() {
     kill -TERM "$pid" 2>/dev/null || true
   done
   # Streamlit closes its sessions and exits within a second or two; anything still there after 10 s is killed
-  for _ in $(seq 100); do
-    local alive=0
+  local deadline=$((SECONDS + 10)) alive=1
+  while [ $alive = 1 ] && [ $SECONDS -lt $deadline ]; do
+    alive=0
     for pid in "${pids[@]}" $haproxy_pid; do
       kill -0 "$pid" 2>/dev/null && alive=1
     done
-    [ $alive = 0 ] && break
-    sleep 0.1
+    [ $alive = 0 ] || sleep 0.1
   done
   for pid in "${pids[@]}" $haproxy_pid; do
     kill -KILL "$pid" 2>/dev/null || true

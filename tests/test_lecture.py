@@ -8,6 +8,7 @@ import os
 import shutil
 import signal
 import socket
+import subprocess
 import sys
 import time
 import urllib.request
@@ -97,7 +98,11 @@ class Lecture(Balancer):
 
 
 def assert_all_gone(lecture, pids, run_dir):
-    assert lecture.proc.wait(30) in (130, 143), lecture.output()[-2000:]
+    try:
+        code = lecture.proc.wait(60)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"lecture.sh still running 60 s after the signal:\n{lecture.output()[-2000:]}")
+    assert code in (130, 143), lecture.output()[-2000:]
     wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in pids), 10,
                f"processes {pids} still running after the signal")
     for port in [lecture.port, *lecture.worker_ports]:
