@@ -6,6 +6,10 @@ with the fix. Imports numpy and the standard library only.
     kernels       linear, polynomial, RBF, Laplacian, exponential, sigmoid; KERNELS registry
     feature_maps  explicit maps φ paired with their kernels, Taylor features of the Gaussian
     svm           DualSVM (SMO on the dual) and PrimalSVM (interior point on the primal)
+    smo           the dual's solvers as lesson 3 shows them: SMO (WSS 2) and coordinate descent
+    dual          what runs them to tol: kernel rows, warm starts, active-set polish of the face
+    primal        the primal interior-point method, its polish, the Farkas proof of non-separability
+    history       which steps of an iterative solver its history_ records (shared by all)
     pegasos       KernelPegasos, Algorithm 1 of the Lecture 8 notes
     perceptron    KernelPerceptron with mistake counts
     regression    LMS, kernel LMS, kernel ridge, kernel logistic regression
@@ -15,7 +19,8 @@ with the fix. Imports numpy and the standard library only.
     validation    the shared input checks
 """
 
-from . import feature_maps, formula, grid, kernels, mercer, pegasos, perceptron, regression, svm, validation
+from . import (dual, feature_maps, formula, grid, history, kernels, mercer, pegasos, perceptron, primal, regression,
+               smo, svm, validation)
 
-__all__ = ["feature_maps", "formula", "grid", "kernels", "mercer", "pegasos", "perceptron", "regression", "svm",
-           "validation"]
+__all__ = ["dual", "feature_maps", "formula", "grid", "history", "kernels", "mercer", "pegasos", "perceptron",
+           "primal", "regression", "smo", "svm", "validation"]

@@ -29,8 +29,11 @@ POLISH_FROM = 1e-2        # SMO's first target gap when tol is smaller
 POLISH_STEP = 0.1         # each later target is this times the one before
 POLISH_MAX_FREE = 2_000   # a face with more free alphas is not solved directly (O(|F|³))
 POLISH_STEPS = 100        # most active-set steps of one polish before the iterate goes back to SMO,
-POLISH_WORK = 5e7         # or fewer: the steps' Σ |F|³ stays below this (about 50 ms)
+POLISH_WORK = 1e9         # or fewer: the steps' Σ |F|³ stays below this (about 0.3 s)
 FLOOR_ULPS = 64           # see rounding_floor
+LSTSQ_WORK = 10           # a least-squares solve (SVD) costs about this many LU solves
+DIVERGED = 100            # a gap this many times its best so far, with rounding above tol, ends the run
+STEP_WORK = 128           # an SMO step costs about as much as STEP_WORK n flops of LU
 ROUND_STEPS = 1_000       # SMO steps of the first round (at least 2n)
 
 
@@ -71,6 +74,7 @@ class Run:
     t: int = 0
     min_curvature: float = np.inf    # smallest a_ij (or K_tt) of the steps taken
     floor: float = 0.0               # the smallest KKT gap float64 can resolve, see rounding_floor
+    stalled: bool = False            # stopped: the gap grew while rounding exceeds tol (see solve)
 
 
 def gradient(rows, y, alpha):
@@ -151,15 +155,16 @@ def start(rows, y, C, fit_intercept, alpha0):
 
 
 def _solve(A, r):
-    """A x = r by LU, or by least squares (the smallest x) when A is singular at working precision,
-    as G_FF is for a linear kernel with more free alphas than features."""
+    """(x, work): A x = r by LU (work m³), or by least squares (the smallest x; work LSTSQ_WORK m³) when A
+    is singular at working precision, as G_FF is for a linear kernel with more free alphas than features."""
+    work = float(A.shape[0]) ** 3
     try:
         x = np.linalg.solve(A, r)
         if np.all(np.isfinite(x)) and np.abs(A @ x - r).max() <= 1e-8 * (1.0 + np.abs(r).max()):
-            return x
+            return x, work
     except np.linalg.LinAlgError:
         pass
-    return np.linalg.lstsq(A, r, rcond=None)[0]
+    return np.linalg.lstsq(A, r, rcond=None)[0], (1 + LSTSQ_WORK) * work
 
 
 def polish(rows, y, C, alpha, fit_intercept):
@@ -168,7 +173,7 @@ def polish(rows, y, C, alpha, fit_intercept):
     - if the optimum leaves the box, move as far as the first bound it crosses and fix that alpha there
       (likewise along a direction of constant curvature if the face has no optimum);
     - else move to it, and free the bounded alpha that violates its KKT condition most (if any).
-    Returns the new alpha, always feasible; with a PSD kernel the dual objective never falls on the way
+    Returns the new alpha, always feasible, and the work spent (Σ |F|³); with a PSD kernel the dual objective never falls on the way
     (it is concave along each step). A face whose system has more than POLISH_MAX_FREE unknowns is left to SMO.
     """
     alpha = alpha.copy()
@@ -180,8 +185,7 @@ def polish(rows, y, C, alpha, fit_intercept):
         if released is not None:
             free[released] = True
         F = np.flatnonzero(free)
-        work += float(F.size) ** 3
-        if F.size == 0 or F.size > POLISH_MAX_FREE or work > POLISH_WORK:
+        if F.size == 0 or F.size > POLISH_MAX_FREE or work >= POLISH_WORK:
             break
         K_F = np.array([rows(i) for i in F])
         yF = y[F]
@@ -190,7 +194,8 @@ def polish(rows, y, C, alpha, fit_intercept):
         if fit_intercept:
             G_FF = np.block([[G_FF, yF[:, None]], [yF[None, :], np.zeros((1, 1))]])
             residual = np.append(residual, 0.0)
-        solution = _solve(G_FF, residual)
+        solution, cost = _solve(G_FF, residual)
+        work += cost
         rest = residual - G_FF @ solution
         # a singular face system without solution (a rank-deficient K): the face has no optimum, and its
         # objective rises along rest (zero curvature, slope ‖rest‖²) until the box stops it
@@ -223,17 +228,19 @@ def polish(rows, y, C, alpha, fit_intercept):
             new = min(max(alpha[j] + y[j] * v[j] / max(rows(j)[j], TAU), 0.0), C)
             v -= (new - alpha[j]) * y[j] * rows(j)
             alpha[j] = new
-    return np.clip(alpha, 0.0, C)
+    return np.clip(alpha, 0.0, C), work
 
 
 def solve(rows, diag, y, C, tol, max_iter, fit_intercept, history, run):
-    """Advance run until its KKT gap is <= tol or max_iter steps, or is within rounding (run.floor) of zero;
-    returns the gap (NaN if the iterate became non-finite). SMO runs in rounds: each ends when the gap reaches the round's target (POLISH_FROM,
+    """Advance run until its KKT gap is <= tol or max_iter steps, or is within rounding (run.floor) of zero,
+    or grows DIVERGED-fold while rounding exceeds tol (run.stalled); returns the gap (NaN if
+    the iterate became non-finite). SMO runs in rounds: each ends when the gap reaches the round's target (POLISH_FROM,
     then ten times less each time, never below tol) or after max(ROUND_STEPS, 2n) steps, and is followed by the exact gradient and a polish (see the module docstring),
     kept if it raises the dual objective or lowers the gap without lowering the objective."""
     step = _smo if fit_intercept else _coordinate_descent
     target = max(tol, POLISH_FROM)
     budget = max(ROUND_STEPS, 2 * y.size)      # steps per round: about the cost of one polish
+    best = np.inf
     while True:
         gap = step(rows, diag, y, C, target, min(max_iter, run.t + budget), history, run)
         if not (np.isfinite(gap) and np.all(np.isfinite(run.v))):
@@ -244,7 +251,9 @@ def solve(rows, diag, y, C, tol, max_iter, fit_intercept, history, run):
         run.v = gradient(rows, y, run.alpha)
         run.objective = objective(run.alpha, y, run.v)
         gap = kkt_gap(run.alpha, y, run.v, C, fit_intercept)
-        polished = polish(rows, y, C, run.alpha, fit_intercept)
+        polished, work = polish(rows, y, C, run.alpha, fit_intercept)
+        # the next round gets at least as many steps as the polish cost (a step costs ~STEP_WORK n)
+        budget = max(ROUND_STEPS, 2 * y.size, int(work / (STEP_WORK * y.size)))
         v = gradient(rows, y, polished)
         new_gap, new_objective = kkt_gap(polished, y, v, C, fit_intercept), objective(polished, y, v)
         if (new_objective >= run.objective - 1e-12 * (1.0 + abs(run.objective))
@@ -255,5 +264,10 @@ def solve(rows, diag, y, C, tol, max_iter, fit_intercept, history, run):
         run.floor = 2.0 * rounding_floor(rows, run.alpha)
         if gap <= run.floor:
             return gap
+        # rounding above tol and a gap that grows: the dual is too ill-conditioned for float64 (LIBSVM's grows too)
+        if run.floor > tol and gap > DIVERGED * best:
+            run.stalled = True
+            return gap
+        best = min(best, gap)
         if reached:
             target = max(tol, target * POLISH_STEP)

@@ -31,14 +31,15 @@ import string
 import numpy as np
 
 from .kernels import distances
-from .validation import check_pair
+from .validation import check_pair, check_real
 
 MAX_LENGTH = 300  # characters, checked before parsing
 MAX_NODES = 200  # AST nodes, operators and contexts included
 MAX_DEPTH = 32  # AST nesting
 MAX_POWER = 10  # |p| in u**p
 MAX_ELEMENTS = 50_000_000  # n·m·d per call of k
-CHUNK_ELEMENTS = 1 << 20  # rows of X are evaluated in blocks of about this many n·m·d values
+MAX_WORK = 500_000_000  # values computed per call of k: Σ over the formula's operations of the array each makes
+CHUNK_ELEMENTS = 1 << 20  # blocks of rows of X and of Y hold at most this many values per (n, m, d) array
 
 VARIABLES = ("x", "z")
 FUNCTIONS = {"dot": 2, "norm": 1, "exp": 1, "tanh": 1, "sqrt": 1, "abs": 1}
@@ -107,9 +108,7 @@ def _check_params(params):
             )
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
             raise ValueError(f"Parameter {name} must be a real number; got {value!r}.")
-        if not math.isfinite(float(value)):
-            raise ValueError(f"Parameter {name} must be finite; got {value!r}.")
-        values[name] = np.float64(value)
+        values[name] = np.float64(check_real(value, name))
     return values
 
 
@@ -141,6 +140,8 @@ class _Builder:
 
     def __init__(self, src, params):
         self.src, self.params = src, params
+        self.vector_ops = 0   # operations that make an (n, m, d) array
+        self.scalar_ops = 0   # operations that make an (n, m) array
 
     def refuse(self, node, what):
         piece = ast.get_source_segment(self.src, node) or type(node).__name__
@@ -158,7 +159,14 @@ class _Builder:
         }.get(type(node))
         if handler is None:
             raise self.refuse(node, _NODE_NAMES.get(type(node), f"{type(node).__name__} syntax"))
-        return handler(node)
+        kind, fn = handler(node)
+        if isinstance(node, (ast.Name, ast.Constant)):
+            return kind, fn         # views and scalars: no array is made
+        if kind == _VECTOR or (isinstance(node, ast.Call) and node.func.id in ("dot", "norm")):
+            self.vector_ops += 1    # dot and norm of general vectors make a vector product first
+        else:
+            self.scalar_ops += 1
+        return kind, fn
 
     def name(self, node):
         if node.id == "x":
@@ -267,10 +275,6 @@ class _Builder:
         return _SCALAR, lambda X, Y: np.sqrt(np.sum(u(X, Y) ** 2, axis=-1))
 
 
-def _gram(fn, X, Y):
-    return np.ascontiguousarray(np.broadcast_to(fn(X, Y), (X.shape[0], Y.shape[0])), dtype=np.float64)
-
-
 def parse_kernel(expr, /, **params):
     """Turn a kernel formula into k(X, Y=None) -> Gram without running Python.
 
@@ -281,7 +285,8 @@ def parse_kernel(expr, /, **params):
     """
     src = _check_text(expr)
     values = _check_params(params)
-    kind, fn = _Builder(src, values).build(_parse(src).body)
+    builder = _Builder(src, values)
+    kind, fn = builder.build(_parse(src).body)
     if kind != _SCALAR:
         raise ValueError(
             f"The formula {src!r} gives a vector for each pair (x, z); a kernel gives a number. "
@@ -296,13 +301,21 @@ def parse_kernel(expr, /, **params):
                 f"X and Y give n·m·d = {n}·{m}·{d} = {n * m * d:,} values; the limit is {MAX_ELEMENTS:,}. "
                 "Use fewer points."
             )
-        rows = max(1, CHUNK_ELEMENTS // (m * d))
+        work = n * m * (d * builder.vector_ops + builder.scalar_ops)
+        if work > MAX_WORK:
+            raise ValueError(
+                f"This formula on {n} × {m} points in {d} dimensions computes {work:,} values; the limit is "
+                f"{MAX_WORK:,}. Use fewer points, or fewer vector operations (dot(x, z) and norm(x - z) are cheap)."
+            )
+        # blocks of X's and Y's rows small enough that no (rows, cols, d) temporary exceeds CHUNK_ELEMENTS
+        cols = min(m, max(1, CHUNK_ELEMENTS // d))
+        rows = min(n, max(1, CHUNK_ELEMENTS // (cols * d)))
+        K = np.empty((n, m))
         # overflow becomes inf and invalid operations NaN; both are reported below
         with np.errstate(all="ignore"):
-            if rows >= n:
-                K = _gram(fn, X, Y)
-            else:
-                K = np.vstack([_gram(fn, X[i : i + rows], Y) for i in range(0, n, rows)])
+            for i in range(0, n, rows):
+                for j in range(0, m, cols):
+                    K[i : i + rows, j : j + cols] = fn(X[i : i + rows], Y[j : j + cols])   # broadcasts
         bad = ~np.isfinite(K)
         if bad.any():
             i, j = np.argwhere(bad)[0]

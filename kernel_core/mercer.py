@@ -110,10 +110,20 @@ def check_psd(K, *, rtol=PSD_RTOL, symmetry_rtol=SYMMETRY_RTOL):
             f"λ_min = {lam_min:.3g} < −{threshold:.3g} (rtol·max|λ|): its eigenvector c gives "
             f"cᵀKc = {quadratic_form:.3g} < 0, so K is not positive semi-definite."
         )
+    elif lam_min > threshold:
+        reason = (
+            f"Symmetric, and every eigenvalue is positive (λ_min = {lam_min:.3g}): positive definite, "
+            "so positive semi-definite."
+        )
+    elif lam_min >= -threshold:
+        reason = (
+            f"Symmetric, and λ_min = {lam_min:.3g} is 0 up to rounding (|λ_min| ≤ rtol·max|λ| = {threshold:.3g}): "
+            "positive semi-definite and singular."
+        )
     else:
         reason = (
-            f"Symmetric, and λ_min = {lam_min:.3g} is 0 up to rounding (threshold −{threshold:.3g} = "
-            "−rtol·max|λ|): positive semi-definite."
+            f"Symmetric; λ_min = {lam_min:.3g} is below −{threshold:.3g} (rtol·max|λ|), but cᵀKc computed from K "
+            "itself is not negative, so that direction is rounding, not proof: positive semi-definite up to rounding."
         )
     return PSDCheck(
         is_psd=bool(is_symmetric and certificate is None),

@@ -147,7 +147,8 @@ class DualSVM:
         history = Trace("objective", "violation")
         run = dual.start(rows, y, C, self.fit_intercept, alpha0)
         if C < np.inf:
-            gap = dual.solve(rows, diag, y, C, tol, max_iter, self.fit_intercept, history, run)
+            with np.errstate(over="ignore", invalid="ignore"):    # a non-finite run is reported below
+                gap = dual.solve(rows, diag, y, C, tol, max_iter, self.fit_intercept, history, run)
         else:
             # the hard-margin dual is unbounded on data that is not separable: SMO would run to
             # max_iter. Only if it has not converged within _probe_steps is the (O(n³)) proof run,
@@ -162,12 +163,15 @@ class DualSVM:
                 gap = dual.solve(rows, diag, y, C, tol, max_iter, self.fit_intercept, history, run)
         if np.isnan(gap):
             raise ValueError(f"SMO's iterate became NaN or infinite: the Gram matrix reaches {np.abs(diag).max():.3g}, "
-                             "too large for float64 arithmetic. Lower γ or the degree (or coef0), or scale X down.")
+                             "too large for float64 arithmetic. Lower γ or the degree (or coef0), or scale X down (or lower C).")
         self.converged_ = bool(gap <= tol)
-        if not self.converged_ and gap <= run.floor:
+        if not self.converged_ and (gap <= run.floor or run.stalled or run.floor > tol):
+            why = ("" if gap <= run.floor else ", and SMO's gap grew instead of closing" if run.stalled
+                   else f", and SMO stopped at max_iter={max_iter}")
             warnings.warn(f"SMO stopped at KKT violation {gap:.3g} > tol={tol:g}: rounding in float64 alone moves "
-                          f"the gradient by up to {run.floor:.2g} with Gram entries up to {np.abs(diag).max():.3g}. "
-                          "Lower γ or the degree (or coef0), or raise tol. Keeping the current alpha.", stacklevel=2)
+                          f"the gradient by up to {run.floor:.2g} with Gram entries up to {np.abs(diag).max():.3g}"
+                          f"{why} (the dual is too ill-conditioned for float64 here). Lower γ or "
+                          "the degree (or coef0, or C), or raise tol. Keeping the current alpha.", stacklevel=2)
         elif not self.converged_:
             warnings.warn(f"SMO stopped at max_iter={max_iter} with KKT violation {gap:.3g} > "
                           f"tol={tol:g}; raise max_iter or tol. Keeping the current alpha.", stacklevel=2)
@@ -278,6 +282,7 @@ class PrimalSVM:
     coef_ : (p,) w.  intercept_ : b.  slack_ : (n,) xi_i = max(0, 1 - y_i f(x_i)).
     primal_objective_ : ½‖w‖² + C Σ xi (½‖w‖² for the hard margin).
     dual_alpha_ : (n,) the method's multipliers lam (the dual alpha at the optimum).
+    converged_ : True if the optimum was reached (to tol, or certified by the exact KKT check).
     n_iter_ : iterations.  history_ : dict of lists "iteration", "objective", "gap"
         (the complementarity gap lamᵀs + muᵀxi; iterates are infeasible until the end).
     """
@@ -300,7 +305,8 @@ class PrimalSVM:
         if result.status == "infeasible":
             raise ValueError("The data is not linearly separable in these features, so the hard-margin "
                              "primal (C=np.inf) has no solution. Use a finite C (soft margin).")
-        if result.status != "optimal":
+        self.converged_ = result.status == "optimal"
+        if not self.converged_:
             warnings.warn(f"The interior-point method stopped after {result.n_iter} iterations (max_iter="
                           f"{max_iter}) before reaching tol={tol:g}; raise max_iter or tol. Keeping the "
                           "current iterate.", stacklevel=2)

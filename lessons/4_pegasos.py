@@ -131,7 +131,8 @@ def perceptron_section(X, y, perceptron):
             st.success(f"Converged: epoch {perceptron.n_epochs} made no mistake, so every training point is "
                        "classified correctly with this kernel.", icon=":material/check_circle:")
         else:
-            st.warning(f"Did not converge in {perceptron.n_epochs} epochs: the data is not separable through "
+            epochs = "1 epoch" if perceptron.n_epochs == 1 else f"{perceptron.n_epochs} epochs"
+            st.warning(f"Did not converge in {epochs}: the data is not separable through "
                        "the origin with this kernel (or it needs more epochs). A more local kernel (RBF with a "
                        "larger γ) separates more, and more epochs give it more passes.", icon=":material/warning:")
         page.metrics({"total mistakes Σ αᵢ": perceptron.n_mistakes, "training error": f"{perceptron.train_error:.1%}"})

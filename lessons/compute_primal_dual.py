@@ -8,7 +8,7 @@ import numpy as np
 
 from figures.boundary import GRID_POINTS
 from figures.svm import alpha_bars as _alpha_bars, primal_dual_figure as _primal_dual_figure
-from kernel_core import svm
+from kernel_core import smo, svm
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.kernels import KernelSpec
@@ -25,7 +25,7 @@ SKLEARN_HARD_C = 1e6
 # libsvm has no step limit of its own: C = 1000 with a degree-10 polynomial ran for minutes
 SKLEARN_MAX_ITER = 500_000
 # the dual solver's code shown on the page, by "with offset b": SMO, else coordinate descent
-SOLVER_SOURCE = {True: inspect.getsource(svm._smo), False: inspect.getsource(svm._coordinate_descent)}
+SOLVER_SOURCE = {True: inspect.getsource(smo._smo), False: inspect.getsource(smo._coordinate_descent)}
 
 alpha_bars, primal_dual_figure = map(memo(), (_alpha_bars, _primal_dual_figure))
 

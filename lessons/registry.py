@@ -30,7 +30,7 @@ LESSONS = [
     Lesson(3, "primal-dual", "SVM: primal versus dual",
            "hard margin, offset and slack C solved both ways: w, b, the duality gap, KKT and the α's",
            "lessons/3_primal_dual.py", "lessons.compute_primal_dual",
-           ("kernel_core/svm.py", "kernel_core/smo.py", "kernel_core/primal.py")),
+           ("kernel_core/svm.py", "kernel_core/smo.py", "kernel_core/dual.py", "kernel_core/primal.py")),
     Lesson(4, "pegasos", "Pegasos & the perceptron",
            "kernelized SGD exactly as Algorithm 1 of the notes, replayed step by step, and the kernel perceptron",
            "lessons/4_pegasos.py", "lessons.compute_pegasos", ("kernel_core/pegasos.py", "kernel_core/perceptron.py")),

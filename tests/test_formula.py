@@ -356,3 +356,36 @@ def test_size_limit_is_on_n_m_d():
     assert parse_kernel("dot(x, z)")(A).shape == (n_ok, n_ok)
     with pytest.raises(ValueError, match="n·m·d"):
         parse_kernel("dot(x, z)")(np.ones((n_ok + 1, d)))
+
+
+# --- memory and work bounded whatever the shapes -------------------------------------------------------
+
+def test_formula_memory_stays_bounded_for_one_row_against_many():
+    # chunking over rows of X alone made one (1, 200 000, 50) array (80 MB) per vector operation
+    import tracemalloc
+
+    k = formula.parse_kernel("exp(-g * norm(x * 0.5 - z * 0.5))", g=0.1)
+    X, Y = np.ones((1, 50)), np.zeros((200_000, 50))
+    tracemalloc.start()
+    K = k(X, Y)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    np.testing.assert_allclose(K, np.exp(-0.1 * np.sqrt(50 * 0.25)), rtol=1e-12)
+    assert peak <= 4 * 8 * formula.CHUNK_ELEMENTS + 2 * K.nbytes
+
+
+def test_a_formula_whose_work_is_beyond_the_limit_fails_fast():
+    # 33 vector operations on 1 × 20 000 points in 1 000 dimensions: 6.6e8 values, though n·m·d is within limits
+    expr = " + ".join(["dot(x - z, x + z)"] * 11)
+    assert len(expr) <= formula.MAX_LENGTH
+    k = formula.parse_kernel(expr)
+    X, Y = np.ones((1, 1000)), np.ones((20_000, 1000))
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="computes .* values; the limit is"):
+        k(X, Y)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_formula_parameters_beyond_float_range_are_value_errors():
+    with pytest.raises(ValueError, match="g is too large for float64"):
+        formula.parse_kernel("exp(-g * norm(x - z))", g=10**400)

@@ -98,3 +98,46 @@ finite = st.floats(min_value=-5, max_value=5, allow_nan=False)
 def test_valid_kernels_give_psd_gram_matrices(points, gamma, name):
     K = kernels.make_kernel(name, gamma=gamma, degree=2, coef0=1.0)(points)
     assert check_psd(K).is_psd
+
+
+# --- translation invariance survives far from the origin ---------------------------------------------
+
+@pytest.mark.parametrize("name", ["rbf", "exponential"])
+def test_gram_matrices_far_from_the_origin_equal_those_at_the_origin(name):
+    X = np.random.default_rng(0).normal(size=(60, 2))
+    k = kernels.make_kernel(name, gamma=1.0)
+    np.testing.assert_allclose(k(X + 3000.0), k(X), rtol=0, atol=1e-12)
+
+
+def test_a_valid_rbf_gram_matrix_far_from_the_origin_passes_mercers_check():
+    X = np.random.default_rng(1).normal(size=(200, 2)) + 3000.0
+    assert check_psd(kernels.rbf_kernel(X, gamma=1.0)).is_psd
+
+
+def test_exponential_kernel_gives_the_same_row_as_its_full_gram_matrix():
+    # the solvers compute rows K[i:i+1, :]; near 0 the square root would turn rounding into 1e-8
+    X = np.random.default_rng(2).normal(size=(50, 2))
+    K = kernels.exponential_kernel(X, gamma=100.0)
+    rows = np.vstack([kernels.exponential_kernel(X[i:i + 1], X, gamma=100.0) for i in range(50)])
+    np.testing.assert_allclose(rows, K, rtol=0, atol=1e-13)
+    np.testing.assert_array_equal(np.diag(K), 1.0)
+
+
+# --- the ValueError contract ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("param, value", [("gamma", 10**400), ("degree", 10**400), ("coef0", 10**400)])
+def test_python_ints_beyond_float_range_are_value_errors(param, value):
+    params = {"gamma": 1.0, "degree": 3, "coef0": 1.0, param: value}
+    with pytest.raises(ValueError, match=param):
+        kernels.make_kernel("poly", **params)
+
+
+def test_data_beyond_float_range_is_a_value_error():
+    with pytest.raises(ValueError, match="too large for float64"):
+        kernels.rbf_kernel([[10**400, 0]])
+
+
+def test_a_callable_kernel_of_the_wrong_shape_is_a_value_error_naming_the_shape():
+    X = np.zeros((5, 2))
+    with pytest.raises(ValueError, match=r"shape \(n, m\) = \(5, 5\).*returned shape \(5,\)"):
+        kernels.checked_gram(lambda A, B: A[:, 0], X, X)

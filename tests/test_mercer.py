@@ -370,3 +370,16 @@ def test_scikit_learn_default_sigmoid_in_two_dimensions_is_not_psd():
     r = check_psd(pairwise.sigmoid_kernel(points(0)))
     assert not r.is_psd
     assert r.certificate is not None
+
+
+def test_positive_definite_gram_matrices_are_not_called_zero_up_to_rounding():
+    # the 4-point example with the RBF and Laplacian kernels: λ_min 0.631 and 0.0157, far above rounding
+    X = np.array([[0.0, 0.0], [2.0, 2.0], [2.0, 0.0], [3.0, 0.0]])
+    for K in (kernels.rbf_kernel(X, gamma=1.0), kernels.laplacian_kernel(X, gamma=1.0), kernels.linear_kernel(X)):
+        check = mercer.check_psd(K)
+        lam_min = np.linalg.eigvalsh(K)[0]
+        assert check.is_psd
+        if lam_min > check.threshold:
+            assert "positive definite" in check.reason and "up to rounding" not in check.reason
+        else:
+            assert "0 up to rounding" in check.reason and "singular" in check.reason

@@ -195,3 +195,16 @@ def test_a_given_cross_gram_gives_the_same_f_and_a_wrong_shape_is_refused():
                                model.decision_function(Z, alpha=snapshot), rtol=1e-12, atol=1e-12)
     with pytest.raises(ValueError, match=r"gram must be K\(X, X_fit\) of shape \(7, 40\)"):
         model.decision_function(Z, gram=gram.T)
+
+
+# --- the ValueError contract -----------------------------------------------------------------------------
+
+def test_pegasos_rejects_a_callable_kernel_of_the_wrong_shape_and_huge_ints():
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 0.0], [0.0, 2.0]])
+    y = np.array([-1.0, 1.0, 1.0, -1.0])
+    with pytest.raises(ValueError, match="must return the Gram matrix"):
+        KernelPegasos(lambda A, B: A @ B.T[:, :1]).fit(X, y)
+    with pytest.raises(ValueError, match="n_iter is too large for float64"):
+        KernelPegasos(n_iter=10**400).fit(X, y)
+    with pytest.raises(ValueError, match="call fit first"):
+        KernelPegasos().predict(X)

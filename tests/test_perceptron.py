@@ -138,3 +138,16 @@ def test_bad_data_raise_value_error():
     model = KernelPerceptron("poly", degree=2).fit(XOR_X, XOR_Y)
     with pytest.raises(ValueError, match="same number of columns"):
         model.decision_function(np.ones((2, 3)))
+
+
+# --- the ValueError contract -----------------------------------------------------------------------------
+
+def test_perceptron_rejects_a_callable_kernel_of_the_wrong_shape_and_huge_ints():
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 0.0], [0.0, 2.0]])
+    y = np.array([-1.0, 1.0, 1.0, -1.0])
+    with pytest.raises(ValueError, match="must return the Gram matrix"):
+        KernelPerceptron(lambda A, B: np.ones(3)).fit(X, y)
+    with pytest.raises(ValueError, match="max_epochs is too large for float64"):
+        KernelPerceptron(max_epochs=10**400).fit(X, y)
+    with pytest.raises(ValueError, match="call fit first"):
+        KernelPerceptron().decision_function(X)

@@ -395,3 +395,33 @@ def test_predict_before_fit_and_with_wrong_width_is_a_value_error(model):
     model.fit(X, y)
     with pytest.raises(ValueError, match="features"):
         model.predict(np.ones((2, 3)))
+
+
+# --- never write into the caller's Gram matrix -------------------------------------------------------
+
+def test_kernel_ridge_leaves_the_callers_gram_matrix_untouched():
+    X = np.linspace(-1, 1, 12)[:, None]
+    y = np.sin(3 * X[:, 0])
+    K = rbf_kernel(X, gamma=2.0)
+    before = K.copy()
+
+    def given(A, B):
+        return K if A is B or (A.shape == B.shape and np.array_equal(A, B)) else rbf_kernel(A, B, gamma=2.0)
+
+    model = KernelRidge(given, lam=0.1).fit(X, y)
+    np.testing.assert_array_equal(K, before)
+    np.testing.assert_allclose(model.beta_, np.linalg.solve(before + 0.1 * np.eye(12), y), rtol=1e-12)
+
+
+def test_kernel_ridge_fits_with_a_read_only_gram_matrix():
+    X = np.linspace(-1, 1, 12)[:, None]
+    y = np.sin(3 * X[:, 0])
+
+    def frozen(A, B):
+        K = rbf_kernel(A, B, gamma=2.0)
+        K.flags.writeable = False      # as a formula kernel's or a page's memoized Gram matrix
+        return K
+
+    model = KernelRidge(frozen, lam=0.1).fit(X, y)
+    sk = SkKernelRidge(alpha=0.1, kernel="rbf", gamma=2.0).fit(X, y)
+    np.testing.assert_allclose(model.predict(X), sk.predict(X), rtol=1e-10, atol=1e-12)

@@ -537,3 +537,62 @@ def test_evicting_kernel_rows_from_a_small_cache_gives_the_same_solution(monkeyp
     small = DualSVM("rbf", C=1.0, gamma=0.5, tol=1e-8).fit(X, y)
     np.testing.assert_allclose(small.alpha_, full.alpha_, rtol=0, atol=0)
     assert small.n_iter_ == full.n_iter_
+
+
+# --- large C on separable data: the primal converges and says so ----------------------------------------
+
+def scipy_hard_margin(X, y, fit_intercept):
+    """Independent oracle: min ½‖w‖² s.t. y_i (w·x_i + b) >= 1 by SciPy's SLSQP."""
+    d = X.shape[1]
+    A = y[:, None] * (np.column_stack([X, np.ones(len(y))]) if fit_intercept else X)
+    q = A.shape[1]
+    res = minimize(lambda z: 0.5 * z[:d] @ z[:d], np.zeros(q), jac=lambda z: np.append(z[:d], [0.0] * (q - d)),
+                   constraints=[{"type": "ineq", "fun": lambda z: A @ z - 1.0, "jac": lambda z: A}],
+                   method="SLSQP", options={"ftol": 1e-15, "maxiter": 1000})
+    return res.x[:d], (res.x[d] if fit_intercept else 0.0)
+
+
+@pytest.mark.parametrize("C", [1e6, 1e8, 1e10])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_primal_at_large_c_on_separable_data_converges_to_the_hard_margin_qp(C, fit_intercept):
+    # before the audit: "did not converge" from C = 1e8 on, although w agreed with the QP to 4e-11
+    X, y = separable_problem(5, fit_intercept=fit_intercept)
+    model = quiet(PrimalSVM(C=C, fit_intercept=fit_intercept).fit, X, y)
+    w, b = scipy_hard_margin(X, y, fit_intercept)
+    assert model.converged_
+    np.testing.assert_allclose(model.coef_, w, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(model.intercept_, b, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(model.slack_, 0.0, atol=1e-9)
+
+
+def test_primal_at_large_c_gives_the_lfd_toy_closed_form():
+    # α* = (½, ½, 1, 0) <= C, so every C >= 1 gives the hard margin w = (1, -1), b = -1
+    for C in (1e6, 1e10):
+        model = quiet(PrimalSVM(C=C).fit, LFD_X, LFD_Y)
+        np.testing.assert_allclose(model.coef_, [1.0, -1.0], rtol=0, atol=1e-9)
+        np.testing.assert_allclose(model.intercept_, -1.0, rtol=0, atol=1e-9)
+
+
+# --- the ValueError contract -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("model", [DualSVM(), PrimalSVM()])
+@pytest.mark.parametrize("method", ["decision_function", "predict"])
+def test_predicting_before_fit_is_a_value_error(model, method):
+    with pytest.raises(ValueError, match="not fitted yet; call fit first"):
+        getattr(model, method)(np.zeros((2, 2)))
+
+
+@pytest.mark.parametrize("make", [lambda: DualSVM(C=10**400), lambda: DualSVM(max_iter=10**400),
+                                  lambda: DualSVM(gamma=10**400), lambda: DualSVM("poly", degree=10**400),
+                                  lambda: DualSVM("sigmoid", coef0=10**400), lambda: PrimalSVM(C=10**400),
+                                  lambda: PrimalSVM(max_iter=10**400)])
+def test_python_ints_beyond_float_range_are_value_errors_naming_the_setting(make):
+    X, y = noisy_problem(0, "rbf")
+    with pytest.raises(ValueError, match="too large for float64"):
+        make().fit(X, y)
+
+
+def test_a_callable_kernel_of_the_wrong_shape_is_a_value_error():
+    X, y = noisy_problem(0, "rbf")
+    with pytest.raises(ValueError, match="must return the Gram matrix"):
+        DualSVM(lambda A, B: (A @ B.T)[0]).fit(X, y)

@@ -1,0 +1,172 @@
+"""The dual solver's audit: non-finite runs, LIBSVM's treatment of kernels that are not PSD, convergence at
+the page's tolerance on its hardest settings, warm starts."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.svm import SVC
+
+from datasets import make_dataset
+from kernel_core import dual
+from kernel_core.kernels import make_kernel, rbf_kernel, sigmoid_kernel
+from kernel_core.svm import DualSVM
+
+PAGE_TOL = 1e-9   # lessons/compute_primal_dual.py DUAL_TOL
+
+
+def exact_gap(model, X, y, kernel, C, fit_intercept, **params):
+    """The KKT violation of alpha_ recomputed from the full Gram matrix."""
+    K = make_kernel(kernel, **params)(X, X)
+    v = y - K @ (model.alpha_ * y)
+    return dual.kkt_gap(model.alpha_, y, v, C, fit_intercept)
+
+
+def sklearn_dual_objective(svc, K, y):
+    alpha = np.zeros(len(y))
+    alpha[svc.support_] = np.abs(svc.dual_coef_[0])
+    return alpha.sum() - 0.5 * (alpha * y) @ K @ (alpha * y)
+
+
+def sigmoid_problem(seed, n=150, d=5):
+    """Points with a noisy linear rule, sorted +1 first: LIBSVM groups the classes, and its first class
+    (scikit-learn's classes_[0] = -1, so fitting on -y) is its +1, so both solvers see one problem in one order."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = np.where(X[:, 0] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    order = np.argsort(-y, kind="stable")
+    return X[order], y[order]
+
+
+# --- non-finite values are a ValueError naming the setting ------------------------------------------
+
+def test_a_gram_matrix_that_overflows_raises_naming_gamma_and_degree():
+    X = np.array([[30.0, 0.0], [-30.0, 1.0], [0.0, 30.0], [1.0, -30.0]])
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    with pytest.raises(ValueError, match="lower γ or the degree"):
+        DualSVM("poly", C=1.0, gamma=1e4, degree=50).fit(X, y)     # (9e6)^50 > 1.8e308
+
+
+def test_an_iterate_that_overflows_raises_instead_of_returning_nan():
+    # finite Gram entries near float64's top: K_i - K_j overflows in the gradient update. Before the audit
+    # the fit ran on NaN to max_iter, returned NaN alpha and b, and predicted -1 everywhere.
+    X, y = sigmoid_problem(0, n=40)
+
+    def huge(A, B):
+        return 1e308 * np.tanh(A @ B.T)
+
+    with pytest.raises(ValueError, match="NaN or infinite.*Lower γ or the degree"):
+        DualSVM(huge, C=1.0, max_iter=1_000).fit(X, y)
+
+
+def test_decision_values_that_overflow_raise_instead_of_answering_minus_one():
+    X, y = make_dataset("circles", 40, noise=0.1, random_state=0)
+    model = DualSVM("poly", C=1.0, gamma=1.0, degree=10).fit(X, y)
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        model.decision_function(np.array([[1e40, 1e40]]))
+
+
+@pytest.mark.parametrize("method", ["decision_function", "predict"])
+def test_predicting_before_fit_is_a_value_error_saying_call_fit(method):
+    with pytest.raises(ValueError, match="call fit first"):
+        getattr(DualSVM(), method)(np.zeros((2, 2)))
+
+
+# --- kernels that are not PSD: LIBSVM's rule, and the page's flag ----------------------------------
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("C", [1.0, 100.0])
+def test_sigmoid_dual_reaches_libsvms_kkt_point(seed, C):
+    X, y = sigmoid_problem(seed)
+    K = sigmoid_kernel(X, gamma=0.2, coef0=0.0)
+    svc = SVC(kernel="precomputed", C=C, tol=1e-9, shrinking=False).fit(K, -y)
+    model = DualSVM("sigmoid", C=C, gamma=0.2, coef0=0.0, tol=1e-9).fit(X, y)
+    np.testing.assert_allclose(model.dual_objective_, sklearn_dual_objective(svc, K, y), rtol=1e-6)
+    assert model.converged_
+
+
+def test_a_precomputed_gram_that_is_not_psd_reaches_libsvms_kkt_point():
+    X, y = sigmoid_problem(7, n=80)
+    rng = np.random.default_rng(7)
+    noise = rng.normal(scale=0.3, size=(80, 80))
+    K = rbf_kernel(X, gamma=0.1) + 0.5 * (noise + noise.T)
+    assert np.linalg.eigvalsh(K)[0] < 0
+    index = np.arange(80, dtype=float)[:, None]
+
+    def precomputed(A, B):
+        return K[np.ix_(A[:, 0].astype(int), B[:, 0].astype(int))]
+
+    svc = SVC(kernel="precomputed", C=10.0, tol=1e-9, shrinking=False).fit(K, -y)
+    model = DualSVM(precomputed, C=10.0, tol=1e-9).fit(index, y)
+    np.testing.assert_allclose(model.dual_objective_, sklearn_dual_objective(svc, K, y), rtol=1e-6)
+
+
+def test_sigmoid_fit_reports_that_its_gram_matrix_is_not_psd():
+    X, y = sigmoid_problem(0)
+    model = DualSVM("sigmoid", C=100.0, gamma=0.2, coef0=0.0, tol=1e-9).fit(X, y)
+    assert model.psd_violated_ and model.min_curvature_ < 0
+    # here ‖w‖² = alphaᵀG alpha is itself negative: there is no w, so no margin
+    assert model.norm_w_squared_ < 0 and model.norm_w_ == 0.0
+
+
+def test_rbf_fit_reports_no_negative_curvature():
+    X, y = make_dataset("moons", 100, noise=0.2, random_state=0)
+    model = DualSVM("rbf", C=10.0, gamma=1.0, tol=1e-9).fit(X, y)
+    assert not model.psd_violated_ and model.min_curvature_ > 0 and model.converged_
+    np.testing.assert_allclose(model.norm_w_ ** 2, model.norm_w_squared_, rtol=1e-12)
+
+
+# --- the page's tolerance on its hardest settings --------------------------------------------------
+
+@pytest.mark.parametrize("name, n, C, kernel, params, offset", [
+    ("spirals", 500, 1000.0, "rbf", {"gamma": 1.0}, True),         # 100 000 SMO steps were not enough
+    ("moons", 500, 1000.0, "rbf", {"gamma": 1.0}, True),
+    ("spirals", 199, 562.0, "linear", {}, False),                  # rank 2: coordinate descent crawls
+    ("blobs", 531, 0.1, "poly", {"gamma": 1.78, "degree": 6, "coef0": 0.25}, False),
+])
+def test_dual_reaches_the_page_tolerance_on_hard_settings(name, n, C, kernel, params, offset):
+    X, y = make_dataset(name, n, noise=0.3, random_state=0)
+    model = DualSVM(kernel, C=C, fit_intercept=offset, tol=PAGE_TOL, **params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model.fit(X, y)
+    assert model.converged_ and model.n_iter_ < 100_000
+    assert exact_gap(model, X, y, kernel, C, offset, **params) <= 2 * PAGE_TOL
+
+
+def test_a_dual_too_ill_conditioned_for_float64_says_so_naming_the_cause():
+    # K reaches 1e11: LIBSVM's gap grows instead of closing here (measured: 1.8e4 after 1e5 steps, 2e6 after 1e7)
+    X, y = make_dataset("moons", 500, noise=0.3, random_state=0)
+    with pytest.warns(UserWarning, match="rounding in float64.*too ill-conditioned.*Lower γ or the degree"):
+        model = DualSVM("poly", C=10.0, gamma=56.2, degree=5, coef0=1.5, tol=PAGE_TOL, max_iter=20_000).fit(X, y)
+    assert not model.converged_
+
+
+# --- warm starts -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("offset", [True, False])
+def test_warm_start_from_a_neighbouring_c_reaches_the_same_optimum_in_fewer_steps(offset):
+    X, y = make_dataset("moons", 300, noise=0.3, random_state=1)
+    previous = DualSVM("rbf", C=31.6, gamma=1.0, fit_intercept=offset, tol=PAGE_TOL).fit(X, y)
+    cold = DualSVM("rbf", C=56.2, gamma=1.0, fit_intercept=offset, tol=PAGE_TOL).fit(X, y)
+    warm = DualSVM("rbf", C=56.2, gamma=1.0, fit_intercept=offset, tol=PAGE_TOL).fit(X, y, alpha0=previous.alpha_)
+    assert warm.converged_ and warm.n_iter_ < cold.n_iter_
+    assert exact_gap(warm, X, y, "rbf", 56.2, offset, gamma=1.0) <= 2 * PAGE_TOL
+    np.testing.assert_allclose(warm.dual_objective_, cold.dual_objective_, rtol=1e-10)
+
+
+def test_a_warm_start_outside_the_feasible_set_is_projected_onto_it():
+    y = np.array([1.0, 1.0, -1.0, -1.0, -1.0])
+    alpha = dual.project(np.array([5.0, -1.0, 0.5, 0.2, 3.0]), y, 2.0, True)
+    assert np.all((alpha >= 0) & (alpha <= 2.0))
+    assert abs(alpha @ y) <= 1e-12
+    # the projection is the nearest feasible point: clip(alpha0 - mu y, 0, C) for one mu
+    mu = 5.0 - alpha[0] if alpha[0] < 2.0 else None
+    if mu is not None:
+        np.testing.assert_allclose(alpha, np.clip(np.array([5.0, -1.0, 0.5, 0.2, 3.0]) - mu * y, 0, 2.0), atol=1e-12)
+
+
+def test_a_warm_start_of_the_wrong_length_is_a_value_error():
+    X, y = make_dataset("moons", 20, noise=0.1, random_state=0)
+    with pytest.raises(ValueError, match="alpha0 must have one value per training point"):
+        DualSVM().fit(X, y, alpha0=np.zeros(3))
