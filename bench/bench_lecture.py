@@ -243,7 +243,8 @@ class Session:
         (status, body)."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
         try:
-            conn.request(method, path, body=body, headers=dict(headers or {}, **({"Cookie": self.cookie} if self.cookie else {})))
+            cookie = {"Cookie": self.cookie} if self.cookie else {}
+            conn.request(method, path, body=body, headers={**(headers or {}), **cookie})
             resp = conn.getresponse()
             data = resp.read()
         finally:
