@@ -154,15 +154,23 @@ def machine_state():
     return os.getloadavg()[0], jiffies
 
 
-def machine_line(start):
-    """The machine over a run begun at `start` (machine_state()): load average, and the CPU time the host
-    took for other guests (steal): on a shared virtual machine that, not the app, can double a latency."""
+def machine_over(start):
+    """(1-min load average at start, at end, CPU steal in % of the run or None) over a run begun at `start`
+    (machine_state()). Steal is the CPU time the host took for other guests: on a shared virtual machine
+    that, not the app, can double a latency."""
     load, jiffies = machine_state()
-    steal = ""
+    steal = None
     if start[1] and jiffies and len(jiffies) > 7:
         delta = [b - a for a, b in zip(start[1], jiffies)]
-        steal = f", CPU steal {100 * delta[7] / max(1, sum(delta[:8])):.0f} % of the run"
-    return (f"1-min load average: {start[0]:.1f} at start, {load:.1f} at end, on {os.cpu_count()} cores{steal} "
+        steal = 100 * delta[7] / max(1, sum(delta[:8]))
+    return start[0], load, steal
+
+
+def machine_line(start):
+    """The machine over a run begun at `start` (machine_state()): load average and CPU steal."""
+    load0, load1, steal = machine_over(start)
+    steal = "" if steal is None else f", CPU steal {steal:.0f} % of the run"
+    return (f"1-min load average: {load0:.1f} at start, {load1:.1f} at end, on {os.cpu_count()} cores{steal} "
             "(other work on the machine skews every number)")
 
 
@@ -178,6 +186,23 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def wait_healthy(url, proc, log_path, what, timeout):
+    """Wait until `url`/_stcore/health answers "ok"; RuntimeError with the end of the log at `log_path` if
+    `proc` exits first or `timeout` s pass."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited: {Path(log_path).read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.read() == b"ok":
+                    return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"{what} did not answer at {url} within {timeout:.0f} s: {Path(log_path).read_text()[-2000:]}")
 
 
 class Server:
@@ -196,18 +221,8 @@ class Server:
                "--server.fileWatcherType", "none", "--server.runOnSave", "false", *self.options]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + LOAD_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.script} exited: {Path(self.log.name).read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as r:
-                    if r.read() == b"ok":
-                        return self
-            except OSError:
-                pass
-            time.sleep(0.3)
-        raise RuntimeError(f"{self.script} did not answer on port {self.port} within {LOAD_TIMEOUT_S:.0f} s")
+        wait_healthy(self.url, self.proc, self.log.name, self.script, LOAD_TIMEOUT_S)
+        return self
 
     @property
     def url(self):

@@ -1,48 +1,66 @@
-"""A lecture: N simulated students on loopback, each in its own Streamlit session, moving sliders.
+"""A lecture: N simulated students on loopback, each in its own Streamlit session, moving controls at random.
 
-Starts `streamlit run app.py` on a free 127.0.0.1 port and speaks Streamlit's own websocket
-protocol to it (`/_stcore/stream`, the BackMsg / ForwardMsg protobufs shipped in the streamlit
-package), as the browser does:
+Targets (--targets, comma-separated; each on a fresh server):
 
-- connect with subprotocol "streamlit" (no Origin header, so no XSRF token is needed);
-- send BackMsg.rerun_script with page_name = the page's url_path (what a shared link carries);
-  later reruns carry the page_script_hash the server announced, the query string it last set
-  (page_info_changed; the browser also writes URL-bound widget values into its URL, this client
-  leaves that to the WidgetStates, which carry the same values) and the hashes of the cacheable ForwardMsgs kept, aged out
-  after new_session.config.max_cached_message_age runs, as the browser's message cache does;
-- read ForwardMsgs until script_finished; the run's slider elements (new_element.slider, main area
-  first) give the widget ids, ranges and defaults — nothing is guessed;
-- a slider drawn inside an st.fragment (its delta carries the fragment_id) is moved as the browser
-  moves it: rerun_script carries that fragment_id, so the server reruns only that fragment and sends
-  only its elements; the other sliders stay as the last run that drew them left them.
+- `one`: one `streamlit run app.py` process (the settings of bench_browser.Server: headless, no file watcher);
+- `lecture`: `bash scripts/lecture.sh` (HAProxy in front of one worker per core, cookie affinity);
+- `per-page`: one `streamlit run app.py` process per page, each page's students on their own process, so
+  each process's CPU time divided by its page's moves is that page's server CPU per move under the same
+  mixed load (sidebar moves included). Say it here because nothing else attributes CPU to a page: a
+  worker serves every page in one interpreter.
 
-Student i opens page i mod (number of pages); students join spread over --ramp seconds. About every
---interval seconds (jittered ×0.5..1.5) a student moves one random main-area slider (the sidebar's n
-on a page without one) one step up or down, as a new rerun_script with the updated WidgetStates,
-and times send → script_finished. The next move is due a think time after the last one was made; a
-student waits for its rerun to finish first (such a move counts as `late`; a browser would interrupt
-the running rerun instead). After --duration seconds no new moves start; in-flight ones
-finish (at most --timeout s). Before the clock starts, one session per page runs it once (the
-instructor opened the pages: imports and caches warm).
+Each student speaks Streamlit's own protocol, as the browser does:
 
-Columns: moves and their p50/p95/max latency; reruns/s, all reruns completed (page opens and
-moves) over the run's wall time; `open p95`, the first run of each student's page.
-Errors: a connection that fails or closes, a rerun slower than --timeout, an exception element,
-page_not_found, a compile error. Memory: the server's VmRSS after warm-up, at the end, and VmHWM
-(peak) from /proc/<pid>/status.
+- an HTTP GET of the app's page first (the browser loads index.html); its Set-Cookie headers (the
+  balancer's affinity cookie KLAB_WORKER, Streamlit's _streamlit_xsrf) go on the websocket upgrade;
+- the websocket `/_stcore/stream` with subprotocol "streamlit" (no Origin header, so no XSRF token);
+- BackMsg.rerun_script with page_name = the page's url_path (what a shared link carries); later reruns
+  carry the page_script_hash the server announced, the query string it last set and the hashes of the
+  cacheable ForwardMsgs kept, aged out after new_session.config.max_cached_message_age runs, as the
+  browser's message cache does;
+- ForwardMsgs are read until script_finished; the run's widget elements (sliders, select_sliders,
+  selectboxes, toggles and checkboxes, segmented controls, number inputs) give ids, ranges, options
+  and values — nothing is guessed;
+- a widget drawn inside an st.fragment (its delta carries the fragment_id) is moved as the browser moves
+  it: rerun_script carries that fragment_id, so the server reruns only the fragment and sends only its
+  elements; the rest of the page stays as the last run that drew it.
 
-Runs twice by default, each on a fresh server: --runner.postScriptGC true (Streamlit's default) and false
-(Streamlit runs gc.collect(2) after every rerun, holding the GIL while other sessions wait).
-Budget per run: zero errors, p95 latency of slider moves <= 1000 ms.
+A move sets one widget to a random allowed value different from its current one: a slider anywhere on
+its range and step, a select_slider, selectbox or segmented control to any option, a toggle flipped, a
+number input anywhere in its range. Every fifth move of a student is a sidebar data control (dataset,
+n, noise or seed, the enabled ones: new data); the others are a random enabled control of the page's
+main area. Buttons, text boxes, the uploader and the "your own points" controls are left alone.
 
-    python bench/bench_lecture.py [--students 100] [--duration 60] [--configs gc,nogc]
+Phases: students join spread over --ramp seconds, as many on each page (±1), in random order, and
+open their page (`open p95`); once all have, every student moves about every --interval seconds
+(jittered ×0.5..1.5) for --duration seconds, timing send → script_finished. The next move is due a
+think time after the last was sent; a student waits for its rerun to finish first (`late`: a browser
+would interrupt the running rerun instead). In-flight moves finish (at most --timeout s). Before any
+of it, one session per page (per process) runs it once: the instructor opened the pages.
+
+Columns: moves/s = moves completed / the moving phase's wall time; p50/p95 of move latency; errors (a
+connection that fails or closes, a rerun slower than --timeout, an exception element, page_not_found,
+a compile error, a missing affinity cookie behind the balancer); peak RSS = the sum of every server
+process's VmHWM (workers and HAProxy); CPU/move = the server processes' utime + stime over the moving
+phase (from /proc/<pid>/stat) / moves; the machine's load average and CPU steal over that row's run.
+
+Budget per target: zero errors, p95 move latency <= 1000 ms.
+
+    python bench/bench_lecture.py [--students 100] [--duration 60] [--targets one,lecture] [--workers 2]
+                                  [--option runner.postScriptGC=true]   # Streamlit's default, for comparison
 
 Exits 1 when a run fails its budget.
 """
 
 import argparse
+import http.client
+import os
 import random
+import signal
+import socket
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -51,17 +69,23 @@ from pathlib import Path
 import websocket
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.NumberInput_pb2 import NumberInput
 from streamlit.proto.Slider_pb2 import Slider
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_browser import Server, app_pages, machine_state, print_table_head  # noqa: E402
+from bench_browser import (ROOT, Server, app_pages, machine_over, machine_state, print_table_head,  # noqa: E402
+                           wait_healthy)
 
 BUDGET_P95_MS = 1000.0
-# both named on the command line: .streamlit/config.toml turns the collection off, so no flag would not
-# be Streamlit's default
-CONFIGS = {"gc": ("--runner.postScriptGC", "true"), "nogc": ("--runner.postScriptGC", "false")}
+TARGETS = ("one", "lecture", "per-page")
 MAIN, SIDEBAR = 0, 1  # RootContainer: the first entry of a delta path
+SIDEBAR_EVERY = 5
+# the sidebar's data controls, by the labels lessons/sidebar.py gives them (read from the messages)
+SIDEBAR_LABELS = ("Dataset", "n (number of points)", "noise", "seed")
+WIDGET_KINDS = ("slider", "selectbox", "checkbox", "button_group", "number_input", "file_uploader")
+AFFINITY_COOKIE = "KLAB_WORKER"  # set by scripts/lecture.sh's HAProxy
+CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
 class StudentError(Exception):
@@ -75,38 +99,177 @@ def percentile(values, q):
     return s[min(len(s) - 1, max(0, round(q / 100 * (len(s) - 1))))]
 
 
-def read_rss_kb(pid):
-    """(VmRSS, VmHWM) of a process in kB, from /proc."""
-    out = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(("VmRSS:", "VmHWM:")):
-                key, value = line.split(":")
-                out[key] = int(value.split()[0])
-    return out.get("VmRSS", 0), out.get("VmHWM", 0)
+def proc_status_kb(pid, key):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def proc_cpu_s(pid):
+    """utime + stime of a process in seconds (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # fields 14 and 15 of proc(5), after "(comm)"
+
+
+def descendants(pid):
+    """The pids of a process's children, grandchildren, …, from /proc."""
+    children = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def free_ports(count):
+    """A base port b with b .. b+count-1 all free on 127.0.0.1 (checked, not reserved)."""
+    rng = random.Random()
+    for _ in range(200):
+        base = rng.randrange(20000, 60000 - count)
+        socks = []
+        try:
+            for p in range(base, base + count):
+                s = socket.socket()
+                socks.append(s)
+                s.bind(("127.0.0.1", p))
+            return base
+        except OSError:
+            continue
+        finally:
+            for s in socks:
+                s.close()
+    raise RuntimeError(f"no {count} consecutive free ports")
+
+
+class Widget:
+    """One control as the last run drew it: where (root container, fragment) and its element proto."""
+
+    def __init__(self, root, kind, proto, fragment_id):
+        self.root, self.kind, self.proto, self.fragment_id = root, kind, proto, fragment_id
+
+    @property
+    def id(self):
+        return self.proto.id
+
+    def movable(self):
+        p = self.proto
+        if p.disabled:
+            return False
+        if self.kind == "slider":
+            return len(p.default) == 1 and (len(p.options) > 1 if p.type == Slider.SELECT_SLIDER else p.max > p.min)
+        if self.kind == "selectbox":
+            return len(p.options) > 1
+        if self.kind == "button_group":
+            return len(p.options) > 1 and p.click_mode == p.SINGLE_SELECT
+        if self.kind == "number_input":
+            return p.has_min and p.has_max and p.max > p.min
+        return self.kind == "checkbox"
+
+    def random_state(self, rng, current):
+        """A WidgetState for a random allowed value other than `current` (the WidgetState now set, or None)."""
+        p = self.proto
+        new = WidgetState(id=p.id)
+        if self.kind == "slider" and p.type == Slider.SELECT_SLIDER:
+            now = current.string_array_value.data[0] if current else p.options[int(p.default[0])]
+            new.string_array_value.data[:] = [rng.choice([o for o in p.options if o != now])]
+        elif self.kind == "slider":
+            now = current.double_array_value.data[0] if current else (p.value[0] if p.set_value else p.default[0])
+            steps = round((p.max - p.min) / p.step)
+            k = rng.choice([k for k in range(steps + 1) if abs(p.min + k * p.step - now) > p.step / 2])
+            v = p.min + k * p.step
+            new.double_array_value.data[:] = [round(v) if p.data_type == Slider.INT else round(v, 10)]
+        elif self.kind == "selectbox":
+            now = current.string_value if current else (p.raw_value if p.set_value else p.options[p.default])
+            new.string_value = rng.choice([o for o in p.options if o != now])
+        elif self.kind == "button_group":
+            options = [o.content for o in p.options]
+            now = (current.string_array_value.data[0] if current and current.string_array_value.data else
+                   options[p.default[0]] if p.default else None)
+            new.string_array_value.data[:] = [rng.choice([o for o in options if o != now])]
+        elif self.kind == "number_input":
+            if p.data_type == NumberInput.INT:
+                now = current.int_value if current else int(p.value if p.set_value else p.default)
+                v = rng.randint(int(p.min), int(p.max) - 1)
+                new.int_value = v + (v >= now)  # uniform over the range without `now`
+            else:
+                new.double_value = round(rng.uniform(p.min, p.max), 6)
+        else:  # checkbox or toggle: flipped
+            now = current.bool_value if current else (p.value if p.set_value else p.default)
+            new.bool_value = not now
+        return new
 
 
 class Session:
-    """One browser tab's worth of protocol: a websocket session on one page of the app."""
+    """One browser tab's worth of protocol: an HTTP GET, then a websocket session on one page of the app."""
 
-    def __init__(self, port, url_path, timeout):
-        self.url = f"ws://127.0.0.1:{port}/_stcore/stream"
+    def __init__(self, port, url_path, timeout, need_cookie=False, record=False):
+        self.port = port
         self.url_path = url_path
         self.timeout = timeout
+        self.need_cookie = need_cookie
         self.ws = None
+        self.cookie = ""
+        self.session_id = ""
+        self.record = record
+        self.elements = []  # (etype, Element) of the last run, when record is set (tests read them)
         self.page_hash = ""
         self.query_string = ""
-        self.widgets = {}  # widget id -> WidgetState the student has set
-        self.sliders = {}  # widget id -> (root container, Slider proto, fragment id or "") as last drawn
-        self.fragment_id = ""  # the fragment of the slider moved last: the next rerun reruns only it
-        self.cache = {}  # cacheable ForwardMsg hash -> (its slider or None, run count when last used)
+        self.states = {}  # widget id -> WidgetState the student has set
+        self.widgets = {}  # widget id -> Widget as last drawn
+        self.cache = {}  # cacheable ForwardMsg hash -> (its Widget or None, run count when last used)
         self.run_count = 0
         self.max_age = 2
 
+    def http(self, method, path, body=None, headers=None):
+        """One HTTP request with the session's cookies; keeps the cookies the response sets. Returns
+        (status, body)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+        try:
+            cookie = {"Cookie": self.cookie} if self.cookie else {}
+            conn.request(method, path, body=body, headers={**(headers or {}), **cookie})
+            resp = conn.getresponse()
+            data = resp.read()
+        finally:
+            conn.close()
+        jar = dict(c.split("=", 1) for c in self.cookie.split("; ") if "=" in c)
+        for c in resp.headers.get_all("Set-Cookie") or []:
+            name, _, value = c.split(";", 1)[0].strip().partition("=")
+            jar[name] = value
+        self.cookie = "; ".join(f"{k}={v}" for k, v in jar.items())
+        return resp.status, data
+
+    def cookie_value(self, name):
+        return dict(c.split("=", 1) for c in self.cookie.split("; ") if "=" in c).get(name)
+
     def connect(self):
         try:
-            self.ws = websocket.create_connection(self.url, subprotocols=["streamlit"], timeout=self.timeout)
-        except (OSError, websocket.WebSocketException) as exc:
+            status, _ = self.http("GET", f"/{self.url_path}")
+            if status != 200:
+                raise StudentError(f"GET /{self.url_path}: HTTP {status}")
+            if self.need_cookie and self.cookie_value(AFFINITY_COOKIE) is None:
+                raise StudentError(f"no {AFFINITY_COOKIE} cookie from the balancer")
+            self.ws = websocket.create_connection(f"ws://127.0.0.1:{self.port}/_stcore/stream",
+                                                  subprotocols=["streamlit"], timeout=self.timeout,
+                                                  cookie=self.cookie or None)
+        except (OSError, http.client.HTTPException, websocket.WebSocketException) as exc:
             raise StudentError(f"connect: {type(exc).__name__}") from exc
 
     def close(self):
@@ -128,7 +291,7 @@ class Session:
             cs.page_script_hash = self.page_hash
         else:
             cs.page_name = self.url_path  # first visit: the page comes from the URL, as a link opens it
-        cs.widget_states.widgets.extend(self.widgets.values())
+        cs.widget_states.widgets.extend(self.states.values())
         cs.cached_message_hashes.extend(self.cache)
         cs.context_info.timezone = "UTC"
         cs.context_info.locale = "en-US"
@@ -143,7 +306,8 @@ class Session:
         return time.perf_counter() - t0
 
     def _read_run(self, fragment_id):
-        sliders = {}
+        drawn = {}
+        self.elements = []
         deadline = time.monotonic() + self.timeout
         while True:
             left = deadline - time.monotonic()
@@ -153,18 +317,19 @@ class Session:
             fwd = ForwardMsg.FromString(self.ws.recv())
             kind = fwd.WhichOneof("type")
             if kind == "delta":
-                slider = self._delta(fwd)
-                if slider is not None:
-                    sliders[slider[1].id] = slider
+                widget = self._delta(fwd)
+                if widget is not None:
+                    drawn[widget.id] = widget
             elif kind == "ref_hash":  # an element we sent the hash of: the server sent only the hash
                 entry = self.cache.get(fwd.ref_hash)
                 if entry is None:
                     raise StudentError("ref_hash of a message not in the cache")
                 self.cache[fwd.ref_hash] = (entry[0], self.run_count)
                 if entry[0] is not None:
-                    sliders[entry[0][1].id] = entry[0]
+                    drawn[entry[0].id] = entry[0]
             elif kind == "new_session":
                 self.max_age = fwd.new_session.config.max_cached_message_age or self.max_age
+                self.session_id = fwd.new_session.initialize.session_id
             elif kind == "navigation":
                 self.page_hash = fwd.navigation.page_script_hash
             elif kind == "page_info_changed":
@@ -178,110 +343,129 @@ class Session:
                 self._age_cache()
                 if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
                     raise StudentError("compile error")
-                if fragment_id:  # the fragment's sliders were redrawn; the rest of the page stays
-                    self.sliders = {k: v for k, v in self.sliders.items() if v[2] != fragment_id}
-                    self.sliders.update(sliders)
-                else:
-                    self.sliders = sliders
+                if fragment_id:  # the fragment's widgets were redrawn; the rest of the page stays
+                    self.widgets = {k: w for k, w in self.widgets.items() if w.fragment_id != fragment_id}
+                    self.widgets.update(drawn)
+                else:  # the browser forgets the values of widgets a full run no longer draws
+                    self.widgets = drawn
+                    self.states = {k: v for k, v in self.states.items() if k in drawn}
                 return
 
     def _delta(self, fwd):
-        """The (container, slider) a delta adds, if any; raises on an exception element."""
+        """The Widget a delta adds, if any; raises on an exception element."""
         element = fwd.delta.new_element if fwd.delta.WhichOneof("type") == "new_element" else None
         if element is None:
             return None
         etype = element.WhichOneof("type")
-        slider = None
+        widget = None
         if etype == "exception":
             raise StudentError(f"exception: {element.exception.type}: {element.exception.message[:80]}")
-        if etype == "slider":
-            slider = (fwd.metadata.delta_path[0], element.slider, fwd.delta.fragment_id)
+        if self.record:
+            self.elements.append((etype, element))
+        if etype in WIDGET_KINDS:
+            widget = Widget(fwd.metadata.delta_path[0], etype, getattr(element, etype), fwd.delta.fragment_id)
         if fwd.metadata.cacheable and fwd.hash:
-            self.cache[fwd.hash] = (slider, self.run_count)
-        return slider
+            self.cache[fwd.hash] = (widget, self.run_count)
+        return widget
+
+    def upload_urls(self, file_name):
+        """FileURLs for one file, asked over the websocket as the browser's uploader does."""
+        msg = BackMsg()
+        msg.file_urls_request.request_id = "upload-1"
+        msg.file_urls_request.session_id = self.session_id
+        msg.file_urls_request.file_names.append(file_name)
+        self.ws.send_binary(msg.SerializeToString())
+        while True:
+            fwd = ForwardMsg.FromString(self.ws.recv())
+            if fwd.WhichOneof("type") == "file_urls_response":
+                return fwd.file_urls_response.file_urls[0]
 
     def _age_cache(self):
         self.run_count += 1
         for h in [h for h, (_, last) in self.cache.items() if self.run_count - last > self.max_age]:
             del self.cache[h]
 
-    def move_slider(self, rng):
-        """Set one slider one step up or down in self.widgets; returns its label. self.fragment_id
-        becomes the slider's fragment ("" outside any): what the browser's rerun would carry."""
-        drawn = sorted(self.sliders.values(), key=lambda v: v[1].id)  # the same choice for the same seed
-        movable = [(s, f) for c, s, f in drawn if c == MAIN and not s.disabled and len(s.default) == 1]
-        if not movable:
-            movable = [(s, f) for c, s, f in drawn if c == SIDEBAR and not s.disabled and len(s.default) == 1]
-        if not movable:
-            raise StudentError("no slider to move")
-        s, self.fragment_id = rng.choice(movable)
-        state = self.widgets.get(s.id)
-        direction = rng.choice((-1, 1))
-        new = self.widgets.setdefault(s.id, WidgetState())
-        new.id = s.id
-        shown = list(s.value) if s.set_value else list(s.default)  # what the student sees now
-        if s.type == Slider.SELECT_SLIDER:
-            options = list(s.options)
-            current = options.index(state.string_array_value.data[0]) if state else int(shown[0])
-            i = current + direction if 0 <= current + direction < len(options) else current - direction
-            new.string_array_value.data[:] = [options[i]]
-        else:
-            current = state.double_array_value.data[0] if state else shown[0]
-            v = current + direction * s.step
-            if not s.min <= v <= s.max:
-                v = current - direction * s.step
-            new.double_array_value.data[:] = [round(v, 10)]  # 0.1 + 0.01 steps without float dust
-        return s.label
+    def move(self, rng, sidebar):
+        """Set one random control to a random allowed value: a sidebar data control if `sidebar` (or the
+        page has no main-area control), else one of the main area. Returns the fragment id to rerun
+        ("" outside any fragment): what the browser's rerun would carry."""
+        drawn = sorted(self.widgets.values(), key=lambda w: w.id)  # the same choice for the same seed
+        main = [w for w in drawn if w.root == MAIN and w.movable()]
+        side = [w for w in drawn if w.root == SIDEBAR and w.proto.label in SIDEBAR_LABELS and w.movable()]
+        choices = (side or main) if sidebar else (main or side)
+        if not choices:
+            raise StudentError("no control to move")
+        w = rng.choice(choices)
+        self.states[w.id] = w.random_state(rng, self.states.get(w.id))
+        return w.fragment_id
 
 
 class Lecture:
     """The shared record of one run: latencies, errors, counts; students append under a lock."""
 
-    def __init__(self):
+    def __init__(self, students):
         self.lock = threading.Lock()
-        self.moves = []  # (page, seconds)
-        self.loads = []
+        self.moves = []  # (page, "main" or "sidebar", seconds)
+        self.opens = []
         self.errors = Counter()
         self.late = 0
+        self.t0 = None  # when the moves start: set as the last student (or the run) passes the barrier
+        self.joined = threading.Barrier(students + 1, action=self._start)
         self.stop = threading.Event()
 
+    def _start(self):
+        self.t0 = time.monotonic()
 
-def student(i, port, page, rng, args, lecture, start_at, end_at):
+
+def student(port, page, rng, args, lecture, start_at, need_cookie):
     stem, url_path = page
-    session = Session(port, url_path, args.timeout)
+    session = Session(port, url_path, args.timeout, need_cookie)
+    joined = False
     try:
         time.sleep(max(0.0, start_at - time.monotonic()))
-        session.connect()
-        load = session.rerun()
-        with lecture.lock:
-            lecture.loads.append(load)
-        due = time.monotonic() + args.interval * rng.uniform(0.5, 1.5)
-        while not lecture.stop.wait(max(0.0, due - time.monotonic())) and time.monotonic() < end_at:
-            session.move_slider(rng)
+        try:
+            session.connect()
+            opened = session.rerun()
+            with lecture.lock:
+                lecture.opens.append(opened)
+        finally:
+            joined = True
+            lecture.joined.wait()
+        due = lecture.t0 + args.interval * rng.uniform(0, 1)
+        count = 0
+        while not lecture.stop.wait(max(0.0, due - time.monotonic())):
+            count += 1
+            sidebar = count % SIDEBAR_EVERY == 0
+            fragment_id = session.move(rng, sidebar)
             sent = time.monotonic()
-            latency = session.rerun(session.fragment_id)
+            latency = session.rerun(fragment_id)
             # the next move is due a think time after this one was made; if the rerun is still
             # running then, the student waits for it (a browser would interrupt it instead)
             due = sent + args.interval * rng.uniform(0.5, 1.5)
             with lecture.lock:
-                lecture.moves.append((stem, latency))
+                lecture.moves.append((stem, "sidebar" if sidebar else "main", latency))
                 lecture.late += time.monotonic() > due
     except StudentError as exc:
         with lecture.lock:
             lecture.errors[f"{stem}: {exc}"] += 1
+    except threading.BrokenBarrierError:
+        with lecture.lock:
+            lecture.errors[f"{stem}: the join phase timed out"] += 1
     except Exception as exc:  # a bug in this script must show in the table, not vanish in a thread
         with lecture.lock:
             lecture.errors[f"{stem}: {type(exc).__name__}: {exc}"] += 1
     finally:
+        if not joined:
+            lecture.joined.abort()
         session.close()
 
 
-def warm_up(port, pages, timeout):
+def warm_up(port, pages, timeout, need_cookie):
     """One session per page, one run each, before the clock starts; returns errors. The app's root
     goes first, as the instructor opens it."""
     errors = Counter()
     for stem, url_path in [("root", ""), *pages] if pages[0][1] else pages:
-        s = Session(port, url_path, timeout)
+        s = Session(port, url_path, timeout, need_cookie)
         try:
             s.connect()
             s.rerun()
@@ -292,69 +476,159 @@ def warm_up(port, pages, timeout):
     return errors
 
 
-def run_lecture(config, pages, args):
-    with Server(args.script, *CONFIGS[config]) as server:
-        pid = server.proc.pid
-        warm_errors = warm_up(server.port, pages, args.timeout)
-        rss_start, _ = read_rss_kb(pid)
-        lecture = Lecture()
-        lecture.errors.update(warm_errors)
+class Balancer:
+    """`bash scripts/lecture.sh` on free loopback ports, in its own process group, its output in a temporary
+    log; on exit SIGTERM to the script (it stops what it started), then SIGKILL to whatever is left."""
+
+    def __init__(self, workers, *options, start_timeout=240):
+        self.workers = workers
+        self.options = list(options)
+        self.port = free_ports(workers + 1)
+        self.worker_ports = [self.port + 1 + i for i in range(workers)]
+        self.start_timeout = start_timeout
+        self.log = tempfile.NamedTemporaryFile(prefix="bench_lecture_", suffix=".log", delete=False)
+        self.proc = None
+
+    def __enter__(self):
+        env = dict(os.environ, PORT=str(self.port), WORKER_PORT_BASE=str(self.port + 1),
+                   WORKERS=str(self.workers), ADDRESS="127.0.0.1")
+        # Ctrl-C as from a terminal: a shell cannot trap a signal it was started ignoring, and a parent run in the
+        # background (nohup …&) ignores SIGINT, so the script gets its default back, as a foreground job does
+        self.proc = subprocess.Popen(["bash", "scripts/lecture.sh", *self.options], cwd=ROOT, env=env,
+                                     stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
+                                     start_new_session=True,
+                                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        try:
+            wait_healthy(f"http://127.0.0.1:{self.port}", self.proc, self.log.name, "scripts/lecture.sh",
+                         self.start_timeout)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def output(self):
+        return Path(self.log.name).read_text()
+
+    def pids(self):
+        return descendants(self.proc.pid)
+
+    def __exit__(self, *exc):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.proc.wait(10)
+        self.log.close()
+        if os.path.exists(self.log.name):
+            os.unlink(self.log.name)
+
+
+def run_lecture(target, pages, args):
+    """One lecture against `target`; returns its record, server CPU and memory."""
+    machine_at_start = machine_state()
+    with_cookie = target == "lecture"
+    options = [arg for kv in args.option for arg in (f"--{kv.split('=', 1)[0]}", kv.split("=", 1)[1])]
+    servers = ([Balancer(args.workers, *options)] if target == "lecture" else
+               [Server(args.script, *options) for _ in pages] if target == "per-page" else
+               [Server(args.script, *options)])
+    try:
+        for s in servers:
+            s.__enter__()
+        # students of page k go to servers[k] (per-page) or all to servers[0]
+        port_of = [servers[k if target == "per-page" else 0].port for k in range(len(pages))]
+        lecture = Lecture(args.students)
+        for k, page in enumerate(pages):
+            lecture.errors.update(warm_up(port_of[k], [page] if target == "per-page" else pages, args.timeout,
+                                          with_cookie))
+            if target != "per-page":
+                break
+        pids = [p for s in servers for p in (s.pids() if isinstance(s, Balancer) else [s.proc.pid])]
         rng = random.Random(args.seed)
-        cpu0 = time.process_time()
-        t0 = time.monotonic()
-        end_at = t0 + args.duration
+        # as many students on each page (±1), joining in random order: who joins next says nothing of
+        # the page, so the balancer's worker choice does not either
+        page_of = [i % len(pages) for i in range(args.students)]
+        rng.shuffle(page_of)
         threads = []
-        for i in range(args.students):
-            start_at = t0 + args.ramp * i / max(1, args.students)
+        t_join = time.monotonic()
+        for i, k in enumerate(page_of):
             th = threading.Thread(target=student, daemon=True,
-                                  args=(i, server.port, pages[i % len(pages)], random.Random(rng.random()), args,
-                                        lecture, start_at, end_at))
+                                  args=(port_of[k], pages[k], random.Random(rng.random()), args, lecture,
+                                        t_join + args.ramp * i / max(1, args.students), with_cookie))
             th.start()
             threads.append(th)
-        time.sleep(max(0.0, end_at - time.monotonic()))
+        try:
+            lecture.joined.wait(timeout=args.ramp + 2 * args.timeout)
+        except threading.BrokenBarrierError:
+            lecture.errors["the join phase did not finish"] += 1
+        cpu0 = {p: proc_cpu_s(p) for p in pids}
+        client0 = time.process_time()
+        t0 = lecture.t0 or time.monotonic()
+        time.sleep(max(0.0, t0 + args.duration - time.monotonic()))
         lecture.stop.set()
         for th in threads:  # in-flight reruns finish or time out within args.timeout
-            th.join(timeout=max(0.1, end_at + args.timeout + 5 - time.monotonic()))
+            th.join(timeout=max(0.1, t0 + args.duration + args.timeout + 5 - time.monotonic()))
         elapsed = time.monotonic() - t0
+        cpu = {p: proc_cpu_s(p) - cpu0[p] for p in pids}
         stuck = sum(th.is_alive() for th in threads)
         if stuck:
             lecture.errors[f"{stuck} student thread(s) still running at the end"] += 1
-        rss_end, hwm = read_rss_kb(pid)
-    return {"config": config, "lecture": lecture, "elapsed": elapsed, "rss_start": rss_start,
-            "rss_end": rss_end, "hwm": hwm, "client_cpu": time.process_time() - cpu0}
+        pids_now = [p for s in servers for p in (s.pids() if isinstance(s, Balancer) else [s.proc.pid])]
+        if sorted(pids_now) != sorted(pids):
+            lecture.errors["a server process exited or was restarted during the run"] += 1
+        hwm = sum(proc_status_kb(p, "VmHWM") for p in pids_now)
+        page_cpu = {pages[k][0]: cpu[s.proc.pid] for k, s in enumerate(servers)} if target == "per-page" else {}
+    finally:
+        for s in reversed(servers):
+            s.__exit__(None, None, None)
+    label = {"one": "one process", "lecture": f"lecture.sh, {args.workers} workers",
+             "per-page": f"one process per page ({len(pages)})"}[target] + "".join(f", {kv}" for kv in args.option)
+    return {"target": target, "label": label, "lecture": lecture, "elapsed": elapsed, "hwm": hwm,
+            "cpu": sum(cpu.values()), "page_cpu": page_cpu, "client_cpu": time.process_time() - client0,
+            "machine": machine_over(machine_at_start)}
 
 
 def report(results, args):
     print_table_head(args.machine_at_start,
-                     f"Lecture ({args.script}): {args.students} students on 127.0.0.1, one slider move each "
-                     f"~{args.interval:g} s (×0.5..1.5), {args.duration:g} s; budget: 0 errors, p95 move latency <= "
-                     f"{BUDGET_P95_MS:.0f} ms",
-                     f"{'config':<26} {'moves':>6} {'reruns/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} "
-                     f"{'open p95':>8} {'late':>5} {'errors':>6} {'RSS start':>9} {'RSS end':>8} {'peak RSS':>8}  ")
+                     f"Lecture ({args.script}): {args.students} students on 127.0.0.1, a random control to a random "
+                     f"value each ~{args.interval:g} s (×0.5..1.5), every {SIDEBAR_EVERY}th a sidebar data control, "
+                     f"{args.duration:g} s; budget: 0 errors, p95 move latency <= {BUDGET_P95_MS:.0f} ms",
+                     f"{'config':<26} {'moves':>6} {'moves/s':>7} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} "
+                     f"{'open p95':>8} {'late':>5} {'errors':>6} {'peak RSS':>8} {'CPU/move':>8} {'load':>11} "
+                     f"{'steal':>5}  ")
     failed = False
     for r in results:
         lec = r["lecture"]
-        ms = [t * 1e3 for _, t in lec.moves]
-        loads = [t * 1e3 for t in lec.loads]
+        ms = [t * 1e3 for _, _, t in lec.moves]
         n_err = sum(lec.errors.values())
         p95 = percentile(ms, 95)
         ok = n_err == 0 and ms and p95 <= BUDGET_P95_MS
         failed |= not ok
-        label = " ".join(CONFIGS[r["config"]])
-        label = f"empty app, {r['config']}" if args.empty else label
-        print(f"{label:<26} {len(ms):6d} {(len(ms) + len(loads)) / r['elapsed']:8.1f} {percentile(ms, 50):7.0f} {p95:7.0f} "
-              f"{max(ms, default=float('nan')):7.0f} {percentile(loads, 95):8.0f} {lec.late:5d} {n_err:6d} "
-              f"{r['rss_start'] / 1024:7.0f}MB {r['rss_end'] / 1024:6.0f}MB {r['hwm'] / 1024:6.0f}MB  "
-              f"{'PASS' if ok else 'FAIL'}")
+        load0, load1, steal = r["machine"]
+        steal = float("nan") if steal is None else steal
+        print(f"{r['label']:<26} {len(ms):6d} {len(ms) / r['elapsed']:7.1f} {percentile(ms, 50):7.0f} {p95:7.0f} "
+              f"{max(ms, default=float('nan')):7.0f} {percentile([t * 1e3 for t in lec.opens], 95):8.0f} "
+              f"{lec.late:5d} {n_err:6d} {r['hwm'] / 1024:6.0f}MB {1e3 * r['cpu'] / max(1, len(ms)):6.0f}ms "
+              f"{load0:5.1f}→{load1:<5.1f} {steal:4.0f}%  {'PASS' if ok else 'FAIL'}")
     for r in results:
         lec = r["lecture"]
+        print(f"\n{r['label']}: server CPU {r['cpu']:.1f} s, this client {r['client_cpu']:.1f} s, in {r['elapsed']:.0f} s "
+              "of moves")
         by_page = {}
-        for stem, t in lec.moves:
-            by_page.setdefault(stem, []).append(t * 1e3)
-        print(f"\n{r['config']}: this client used {r['client_cpu']:.1f} s of CPU in {r['elapsed']:.0f} s; per page (ms) "
-              + "   ".join(
-            f"{stem}: n={len(v)} p50={percentile(v, 50):.0f} p95={percentile(v, 95):.0f}"
-            for stem, v in sorted(by_page.items())))
+        for stem, kind, t in lec.moves:
+            by_page.setdefault(stem, {"main": [], "sidebar": []})[kind].append(t * 1e3)
+        for stem, kinds in sorted(by_page.items()):
+            both = kinds["main"] + kinds["sidebar"]
+            cpu = (f"  server CPU/move {1e3 * r['page_cpu'][stem] / len(both):5.0f} ms"
+                   if stem in r["page_cpu"] else "")
+            print(f"  {stem:<16} moves {len(both):4d}  p50 {percentile(both, 50):5.0f}  p95 {percentile(both, 95):5.0f} ms"
+                  f"  (main p95 {percentile(kinds['main'], 95):5.0f}, sidebar p95 {percentile(kinds['sidebar'], 95):5.0f})"
+                  + cpu)
         for what, count in lec.errors.most_common(10):
             print(f"  error ×{count}: {what}")
     return failed
@@ -363,30 +637,37 @@ def report(results, args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, default=100)
-    parser.add_argument("--duration", type=float, default=60.0, help="seconds of slider moves")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of moves")
     parser.add_argument("--interval", type=float, default=2.0, help="mean seconds between one student's moves")
-    parser.add_argument("--ramp", type=float, default=5.0, help="students join spread over this many seconds")
+    parser.add_argument("--ramp", type=float, default=10.0, help="students join spread over this many seconds")
     parser.add_argument("--timeout", type=float, default=30.0, help="a rerun slower than this is an error")
-    parser.add_argument("--configs", default="gc,nogc", help="comma-separated: gc (Streamlit's default), nogc (the app's)")
+    parser.add_argument("--targets", default="one,lecture", help=f"comma-separated, from {', '.join(TARGETS)}")
+    parser.add_argument("--workers", type=int, default=os.cpu_count(), help="lecture.sh's WORKERS (default: nproc)")
     parser.add_argument("--pages", default="", help="comma-separated page numbers, e.g. 2,3 (default: all)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a Streamlit option for every server, e.g. runner.postScriptGC=true (repeatable)")
     parser.add_argument("--empty", action="store_true",
-                        help="drive bench/empty_app.py instead: the harness's own floor on this machine")
+                        help="drive bench/empty_app.py instead (one process only): the harness's own floor")
     args = parser.parse_args()
     args.machine_at_start = machine_state()
     args.script = "bench/empty_app.py" if args.empty else "app.py"
-    configs = [c.strip() for c in args.configs.split(",") if c.strip()]
-    if not 1 <= args.students <= 300 or not 1 <= args.duration <= 600 or not 0.2 <= args.interval <= 60:
-        parser.error("--students must be in 1..300, --duration in 1..600 s, --interval in 0.2..60 s")
-    if not 1 <= args.timeout <= 120 or not 0 <= args.ramp <= 120 or any(c not in CONFIGS for c in configs):
-        parser.error(f"--timeout in 1..120 s, --ramp in 0..120 s, --configs from {', '.join(CONFIGS)}")
+    targets = [t.strip() for t in args.targets.split(",") if t.strip()]
+    if not 1 <= args.students <= 1000 or not 1 <= args.duration <= 600 or not 0.2 <= args.interval <= 60:
+        parser.error("--students must be in 1..1000, --duration in 1..600 s, --interval in 0.2..60 s")
+    if not 1 <= args.timeout <= 120 or not 0 <= args.ramp <= 120 or any(t not in TARGETS for t in targets):
+        parser.error(f"--timeout in 1..120 s, --ramp in 0..120 s, --targets from {', '.join(TARGETS)}")
+    if not 1 <= args.workers <= 64 or (args.empty and targets != ["one"]):
+        parser.error("--workers in 1..64; --empty runs with --targets one only")
+    if any("=" not in kv for kv in args.option):
+        parser.error("--option takes NAME=VALUE, e.g. runner.postScriptGC=true")
     pages = [("empty_app", "")] if args.empty else app_pages()
     if args.pages and not args.empty:
         wanted = {s.strip() for s in args.pages.split(",")}
         pages = [p for p in pages if p[0].split("_")[0] in wanted]
     if not pages:
         parser.error("no pages to open")
-    results = [run_lecture(config, pages, args) for config in configs]
+    results = [run_lecture(target, pages, args) for target in targets]
     return 1 if report(results, args) else 0
 
 
