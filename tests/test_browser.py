@@ -1,8 +1,10 @@
 """The real app in headless Debian Chromium: every page opens from the navigation, draws its figure with
 no exception box, and redraws it when a slider is moved with the keyboard. Saves a screenshot per page."""
 
+import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -305,6 +307,34 @@ def test_play_replays_the_frames_in_the_browser_and_stops_at_the_last(browser, a
     assert page.evaluate("() => performance.getEntriesByType('resource').length") == messages
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "animation.png"))
+    page.close()
+
+
+def test_play_on_the_pegasos_decision_plot_replays_the_run_and_ends_on_the_drawn_lines(browser, app_url):
+    page = open_lesson(browser, f"{app_url}/pegasos")
+    chart = page.locator(".st-key-pg_boundary .kl-chart")
+    lines_js = """() => { const gd = document.querySelector('.st-key-pg_boundary .js-plotly-plot');
+        return JSON.stringify([1, 2, 3].map(k => [Array.from(gd._fullData[k].x), Array.from(gd._fullData[k].y)])); }"""
+    drawn = page.evaluate(lines_js)
+    messages = page.evaluate("() => performance.getEntriesByType('resource').length")
+    play = page.locator(".st-key-pg_boundary").get_by_role("button", name="Play the training animation")
+    play.scroll_into_view_if_needed()
+    play.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('.st-key-pg_boundary [data-kl-playing=\"true\"]')",
+                           timeout=5_000)
+    page.wait_for_function("() => document.querySelector('.st-key-pg_boundary [data-kl-playing=\"false\"]')",
+                           timeout=30_000)
+    assert chart.get_attribute("data-kl-frame") == "24"   # the last of 25 frames
+    assert "t = 2000" in page.locator(".st-key-pg_boundary .kl-status").inner_text()
+    # the last frame's lines are the same f as drawn before Play (traced on a coarser grid within the budget)
+    last = json.loads(page.evaluate(lines_js))
+    first = json.loads(drawn)
+    zero_last, zero_first = (np.array(v[0], dtype=float).T for v in (last, first))
+    zero_last, zero_first = (a[np.isfinite(a).all(axis=1)] for a in (zero_last, zero_first))
+    gap = np.sqrt(((zero_last[:, None] - zero_first[None]) ** 2).sum(axis=2)).min(axis=1).max()
+    assert gap < 0.15, gap
+    assert page.evaluate("() => performance.getEntriesByType('resource').length") == messages
     page.close()
 
 
