@@ -65,7 +65,7 @@ def websocket_times(script, pages, repeats, *options, timeout=120, pause=0.5):
     """
     out = {}
     with Server(script, *options) as server:
-        warm_up(server.port, pages, timeout)
+        warm_up(server.port, pages, timeout, need_cookie=False)
         for stem, url_path in pages:
             session = Session(server.port, url_path, timeout)
             times = []

@@ -9,7 +9,7 @@ import base64
 import numpy as np
 
 from figures import figure, plot_values
-from figures.boundary import CLASS_COLORS, decision_figure
+from figures.boundary import CLASS_COLORS, LINE_TRACES, boundary_frames, decision_figure
 
 # bytes of frame data the α animation may carry (two float32 traces per frame, base64 in JSON),
 # and at most this many frames: 25 steps play smoothly enough, and each frame is sent again with
@@ -131,20 +131,39 @@ def alpha_animation(snapshot_t, alpha, alpha_avg, y, alpha_star_y, *, height=420
     ))
 
 
-def perceptron_figure(xs, ys, Z, X, y, alpha, *, title=None, height=440):
-    """The perceptron's f = Σ α_i y_i K(x_i, ·) with each point that caused mistakes ringed, ring size ∝ √α_i."""
-    alpha = np.asarray(alpha)
-    hit = np.flatnonzero(alpha > 0)
-    rings = dict(type="scatter",
+def _rings(X, alpha, hit):
+    """The points that caused mistakes ringed, ring size ∝ √α_i (no ring while α_i = 0)."""
+    a = np.asarray(alpha)[hit]
+    return dict(type="scatter",
         x=X[hit, 0].astype(np.float32), y=X[hit, 1].astype(np.float32), mode="markers",
-        name="mistakes αᵢ (ring size)", customdata=alpha[hit].astype(np.int32),
-        marker=dict(symbol="circle-open", size=(10 + 4 * np.sqrt(alpha[hit])).astype(np.float32),
+        name="mistakes αᵢ (ring size)", customdata=a.astype(np.int32),
+        marker=dict(symbol="circle-open", size=np.where(a > 0, 10 + 4 * np.sqrt(a), 0).astype(np.float32),
                     color="black", line=dict(width=1.5)),
         hovertemplate="αᵢ = %{customdata} mistakes<extra></extra>",
     )
+
+
+def perceptron_figure(xs, ys, Z, X, y, alpha, *, title=None, height=440, replay=None):
+    """The perceptron's f = Σ α_i y_i K(x_i, ·) with each point that caused mistakes ringed, ring size ∝ √α_i.
+
+    replay: (Z (S, len(ys), len(xs)), labels, alphas (S, n)) at the end of some epochs, the last being Z's:
+    frames of the lines f = 0, ±1 and of the rings.
+    """
+    hit = np.flatnonzero(np.asarray(alpha) > 0)
+    frames = None
+    if replay is not None:
+        Zs, labels, alphas = replay
+        frames = boundary_frames(xs, ys, list(Zs), labels)
+        rings_trace = 1 + len(LINE_TRACES) + 2   # after the field, the lines and the two classes
+        for frame, a in zip(frames, alphas):
+            frame["traces"].append(rings_trace)
+            # the whole marker: the chart element merges a frame's trace one level deep
+            frame["data"].append({key: value for key, value in _rings(X, a, hit).items() if key in
+                                  ("type", "customdata", "marker")})
     # the perceptron has no margin: f = ±1 are level lines of f, not margins
-    return decision_figure(xs, ys, Z, X, y, title=title, height=height, overlays=[rings],
-                           line_names=("f = 0 (decision boundary)", "f = ±1 (level lines; no margin here)"))
+    return decision_figure(xs, ys, Z, X, y, title=title, height=height, overlays=[_rings(X, alpha, hit)],
+                           line_names=("f = 0 (decision boundary)", "f = ±1 (level lines; no margin here)"),
+                           frames=frames)
 
 
 def mistakes_figure(mistakes, *, height=220):

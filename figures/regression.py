@@ -23,12 +23,12 @@ def _f32(a):
     return np.asarray(a, dtype=np.float32)
 
 
-def _figure(traces, *, title, xtitle, ytitle, uirevision, height=HEIGHT, ytype="linear", yrange=None):
+def _figure(traces, *, title, xtitle, ytitle, uirevision, height=HEIGHT, ytype="linear", yrange=None, frames=None):
     # traces and layout in one go: add_trace and update_layout afterwards cost several times as much
     yaxis = dict(title=ytitle, type=ytype, exponentformat="power")
     if yrange is not None:
         yaxis["range"] = list(yrange)
-    return figure(traces, layout=dict(
+    return figure(traces, frames=frames, layout=dict(
         title=title or {}, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=10),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), uirevision=uirevision,
         xaxis=dict(title=xtitle), yaxis=yaxis,
@@ -52,8 +52,12 @@ def data_trace(x, y, *, name="training data (xᵢ, yᵢ)"):
 
 
 def two_fits_figure(x, y, grid_x, f_theta, f_beta, *, theta_name, beta_name, title=None,
-                    xtitle="x", ytitle="y", uirevision="fits"):
-    """Two predictions over grid_x that should coincide: f_theta solid and wide, f_beta dashed on top."""
+                    xtitle="x", ytitle="y", uirevision="fits", beta_frames=None):
+    """Two predictions over grid_x that should coincide: f_theta solid and wide, f_beta dashed on top.
+
+    beta_frames: (labels, curves (S, len(grid_x))) f_beta during training, the last being f_beta's: frames
+    that replace only the f_beta curve's y (the chart element plays them).
+    """
     traces = [
         data_trace(x, y),
         dict(type="scatter", x=_f32(grid_x), y=plot_values(f_theta), mode="lines", name=theta_name,
@@ -63,8 +67,13 @@ def two_fits_figure(x, y, grid_x, f_theta, f_beta, *, theta_name, beta_name, tit
                    line=dict(color=BETA_COLOR, width=2.5, dash="dash"),
                    hovertemplate="x=%{x:.3f}<br>f=%{y:.5g}<extra>β</extra>"),
     ]
+    frames = None
+    if beta_frames is not None:
+        labels, curves = beta_frames
+        frames = [dict(name=str(label), traces=[2], data=[dict(type="scatter", y=plot_values(curve))])
+                  for label, curve in zip(labels, curves)]
     return _figure(traces, title=title, xtitle=xtitle, ytitle=ytitle, uirevision=uirevision,
-                   yrange=_data_window(y, f_theta, f_beta))
+                   yrange=_data_window(y, f_theta, f_beta), frames=frames)
 
 
 def bumps_figure(x, y, grid_x, beta, bumps, total, *, title=None, xtitle="x", ytitle="y", uirevision="bumps"):

@@ -20,9 +20,15 @@ dual objective, or lowers the gap without lowering the objective. Nothing but th
 Where float64 cannot resolve tol (Gram entries of 1e10 and more: a high degree with a large γ), the
 run stops once its gap is within rounding of zero, or grows instead of closing (`solve`); the fit
 then warns naming that cause.
+
+Snapshots for a replay. A Run records its iterate (t, alpha, v and the working set of step t) at steps
+0, 1, 2, ... each about SNAPSHOT_RATIO times the one before (log-spaced: a run's early steps move alpha
+most), at the end of each of SMO's rounds and after each kept polish ("active-set step": it moves many
+alphas at once, so it has no working set); `snapshots` keeps SNAPSHOTS of them, the last being the
+returned iterate. Only the sampled steps pay for it (two copies of n floats).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -41,6 +47,8 @@ LSTSQ_WORK = 10           # a least-squares solve (SVD) costs about this many LU
 DIVERGED = 100            # a gap this many times its best so far, with rounding above tol, ends the run
 STEP_WORK = 128           # an SMO step costs about as much as STEP_WORK n flops of LU
 ROUND_STEPS = 1_000       # SMO steps of the first round (at least 2n)
+SNAPSHOT_RATIO = 1.25     # a run records its iterate at steps growing by this factor (see the docstring)
+SNAPSHOTS = 30            # most snapshots a fit keeps in history_
 
 
 class KernelRows:
@@ -81,6 +89,14 @@ class Run:
     min_curvature: float = np.inf    # smallest a_ij (or K_tt) of the steps taken
     floor: float = 0.0               # the smallest KKT gap float64 can resolve, see rounding_floor
     stalled: bool = False            # stopped: the gap grew while rounding exceeds tol (see solve)
+    # (t, alpha, v, working set) at log-spaced steps; working set () for the start and active-set steps
+    records: list = field(default_factory=list)
+    next_record: int = 0
+
+    def record(self, working_set=(), active_set=False):
+        """Keep a copy of the iterate after step t, and schedule the next record SNAPSHOT_RATIO times later."""
+        self.records.append((self.t, self.alpha.copy(), self.v.copy(), tuple(working_set), active_set))
+        self.next_record = max(self.t + 1, int(self.t * SNAPSHOT_RATIO))
 
 
 def gradient(rows, y, alpha):
@@ -154,10 +170,32 @@ def project(alpha0, y, C, fit_intercept):
 def start(rows, y, C, fit_intercept, alpha0):
     """A Run from alpha = 0, or from alpha0 projected onto the feasible set (a warm start)."""
     if alpha0 is None:
-        return Run(np.zeros(y.size), y.copy(), 0.0)
-    alpha = project(alpha0, y, C, fit_intercept)
-    v = gradient(rows, y, alpha)
-    return Run(alpha, v, objective(alpha, y, v))
+        run = Run(np.zeros(y.size), y.copy(), 0.0)
+    else:
+        alpha = project(alpha0, y, C, fit_intercept)
+        v = gradient(rows, y, alpha)
+        run = Run(alpha, v, objective(alpha, y, v))
+    run.record()
+    return run
+
+
+def snapshots(run, intercept, m=SNAPSHOTS):
+    """At most m of run.records, evenly spaced among them (so about log-spaced in t), the first and the
+    returned iterate (run.alpha, run.v) included, as history_ keys: "snapshot_t", "alpha" (S, n), "b" (S,)
+    from intercept(alpha, v), "working_set" (the pair (i, j) of an SMO step, (i,) of a coordinate step, ()
+    for the start and active-set steps) and "active_set" (True for an active-set step)."""
+    records = list(run.records)
+    t, alpha, _, pair, active = records[-1]
+    if np.array_equal(alpha, run.alpha):
+        # with the returned v (recomputed exactly after a round), so that the last b is the model's
+        records[-1] = (t, alpha, run.v, pair, active)
+    else:
+        records.append((run.t, run.alpha.copy(), run.v, (), False))
+    keep = np.unique(np.rint(np.linspace(0, len(records) - 1, min(m, len(records)))).astype(int))
+    kept = [records[k] for k in keep]
+    return {"snapshot_t": np.array([r[0] for r in kept]), "alpha": np.array([r[1] for r in kept]),
+            "b": np.array([intercept(r[1], r[2]) for r in kept]), "working_set": [r[3] for r in kept],
+            "active_set": np.array([r[4] for r in kept])}
 
 
 def _solve(A, r):
@@ -265,6 +303,7 @@ def solve(rows, diag, y, C, tol, max_iter, fit_intercept, history, run):
         if (new_objective >= run.objective - 1e-12 * (1.0 + abs(run.objective))
                 and (new_gap < gap or new_objective > run.objective)):
             run.alpha, run.v, run.objective, gap = polished, v, new_objective, new_gap
+            run.record(active_set=True)
         if gap <= tol:
             return gap
         run.floor = 2.0 * rounding_floor(rows, run.alpha)

@@ -29,6 +29,7 @@ def _smo(rows, diag, y, C, tol, max_iter, history, run):
     i = argmax_{t in I_up} v_t, then j = argmax_{t in I_low, v_t < v_i} (v_i - v_t)² / a_it, with
     a_it <= 0 (a kernel that is not PSD) replaced by TAU both here and in the step. Stop when
     m(alpha) - M(alpha) = max_{I_up} v - min_{I_low} v <= tol. Returns that gap.
+    Records the iterate (run.record) at the steps run.next_record and at the last step.
     """
     alpha, v = run.alpha, run.v
     pos = y > 0
@@ -44,6 +45,8 @@ def _smo(rows, diag, y, C, tol, max_iter, history, run):
         if history.due(run.t):
             history.add(run.t, run.objective, m - M)
         if not m - M > tol or run.t >= max_iter:      # NaN stops too: the caller reports it
+            if run.t > run.records[-1][0]:
+                run.record(last)
             return m - M
         Ki = rows(i)
         gain = np.maximum(m - vl, 0.0)               # > 0 exactly for the candidates j
@@ -65,6 +68,9 @@ def _smo(rows, diag, y, C, tol, max_iter, history, run):
             out_low[s] = 0.0 if (alpha[s] > 0 if pos[s] else alpha[s] < C) else np.inf
         v -= delta * (Ki - rows(j))
         run.t += 1
+        last = i, j
+        if run.t >= run.next_record:
+            run.record(last)
 
 
 def _coordinate_descent(rows, diag, y, C, tol, max_iter, history, run):
@@ -74,7 +80,7 @@ def _coordinate_descent(rows, diag, y, C, tol, max_iter, history, run):
     alpha_t sits on the bound that g_t pushes against. Greedy second-order choice, as WSS 2 in SMO:
     t = argmax of (projected size)² / K_tt, the gain of an unclipped step; step:
     alpha_t <- clip(alpha_t - g_t / K_tt, 0, C), with K_tt <= 0 (not PSD) replaced by TAU as in SMO.
-    Stop when the largest projected size is <= tol; returns it.
+    Stop when the largest projected size is <= tol; returns it. Records the iterate as _smo does.
     """
     alpha, v = run.alpha, run.v
     curvature = np.where(diag > 0, diag, TAU)
@@ -85,6 +91,8 @@ def _coordinate_descent(rows, diag, y, C, tol, max_iter, history, run):
         if history.due(run.t):
             history.add(run.t, run.objective, worst)
         if not worst > tol or run.t >= max_iter:
+            if run.t > run.records[-1][0]:
+                run.record((i,))
             return worst
         i = _last_argmax(violation * violation / curvature)
         run.min_curvature = min(run.min_curvature, diag[i])
@@ -94,3 +102,5 @@ def _coordinate_descent(rows, diag, y, C, tol, max_iter, history, run):
         v -= d * y[i] * rows(i)
         alpha[i] = new
         run.t += 1
+        if run.t >= run.next_record:
+            run.record((i,))

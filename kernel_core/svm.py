@@ -119,7 +119,11 @@ class DualSVM:
     coef_ : w = Σ alpha_i y_i x_i for kernel="linear", else None.
     n_iter_ : SMO steps taken.
     history_ : dict of lists "iteration", "objective" (dual objective), "violation" (largest
-        KKT violation), sampled evenly over the run (every step for short runs).
+        KKT violation), sampled evenly over the run (every step for short runs); and at most 30
+        snapshots of the iterate, about log-spaced in the step, for a replay (kernel_core.dual.snapshots):
+        "snapshot_t" (S,) the step, "alpha" (S, n), "b" (S,), "working_set" (S tuples: the pair (i, j)
+        that SMO step moved, (i,) without offset, () for the start and active-set steps) and
+        "active_set" (S,) True where a polish moved many alphas at once. The last is alpha_, intercept_.
     kkt_ : KKTReport (status, margin y_i f(x_i), violation, max_violation).
     """
 
@@ -186,7 +190,8 @@ class DualSVM:
         self.norm_w_ = float(np.sqrt(max(self.norm_w_squared_, 0.0)))
         self.min_curvature_ = float(run.min_curvature)
         self.psd_violated_ = bool(run.min_curvature < 0 or diag.min() < 0 or self.norm_w_squared_ < 0)
-        self.history_ = history.close(self.n_iter_, self.dual_objective_, gap)
+        self.history_ = {**history.close(self.n_iter_, self.dual_objective_, gap),
+                         **dual.snapshots(run, lambda a, v: _intercept(a, y, v, C) if self.fit_intercept else 0.0)}
         self.kkt_ = _kkt(alpha, y, v, b, C)
         self.coef_ = (alpha * y) @ X if self.kernel == "linear" else None
         self._k = k

@@ -4,9 +4,9 @@ import numpy as np
 import streamlit as st
 
 from lessons import data, page, widgets
-from lessons.compute_pegasos import (PEGASOS_SOURCE, Setup, alpha_animation, decision_figure, exact_optimum,
-                                     fit_pegasos, fit_perceptron, mistakes_figure, objective_figure, pegasos_surface,
-                                     perceptron_figure)
+from lessons.compute_pegasos import (PEGASOS_SOURCE, Setup, alpha_animation, exact_optimum, fit_pegasos,
+                                     fit_perceptron, mistakes_figure, objective_figure, pegasos_replay_figure,
+                                     perceptron_replay_figure)
 from lessons.state import FIELDS
 
 ITERATES = {"avg": "average α̂_t (the output)", "last": "last iterate α^t"}
@@ -90,7 +90,7 @@ def lesson():
     page.chart(alpha_animation(run.snapshot_t, run.alpha_snapshots, run.alpha_avg_snapshots, y, optimum.alpha_y),
                key="pg_alpha")
 
-    perceptron_section(X, y, perceptron)
+    perceptron_section(X, y, s, perceptron)
     page.code("The numbers: β, α per point, and the source of Algorithm 1", PEGASOS_SOURCE,
               text=f"{run.n_updates} of the T = {s.T} steps found their point inside the margin and updated β "
                    "(|βᵢ| counts the updates of point i, the sign is yᵢ); α^T = β^T/(λT); α̂ averages every α^t.",
@@ -110,18 +110,17 @@ def replay(X, y, s, run, optimum):
         progress = widgets.slider("replay: t as % of T (100 % = the end of the run)", "pg_replay")
     k = round((progress - 1) / 99 * (run.snapshot_t.size - 1))
     t = int(run.snapshot_t[k])
-    surface = pegasos_surface(X, y, s.kernel, s.lam, s.T, s.seed, k, iterate)
     symbol = "α̂_t" if iterate == "avg" else "α^t"
     left, right = st.columns(2, gap="medium")
     with left:
-        st.markdown(f"**f(x) = Σⱼ {symbol}ⱼ K(xⱼ, x) at t = {t} of {s.T}**")
-        page.boundary_chart(decision_figure(surface.xs, surface.ys, surface.Z, X, y), key="pg_boundary")
+        st.markdown(f"**f(x) = Σⱼ {symbol}ⱼ K(xⱼ, x) at t = {t} of {s.T}**; ▶ Play replays the run up to t")
+        page.boundary_chart(pegasos_replay_figure(X, y, s.kernel, s.lam, s.T, s.seed, k, iterate), key="pg_boundary")
     with right:
         st.markdown("**Objective vs t, and the exact optimum**")
         page.chart(objective_figure(run.t, run.objective, run.objective_avg, optimum, t_mark=t), key="pg_objective")
 
 
-def perceptron_section(X, y, perceptron):
+def perceptron_section(X, y, s, perceptron):
     st.subheader("The kernel perceptron on the same points")
     st.markdown(
         "The perceptron sweeps the points in order and, whenever $y_t \\sum_i \\alpha_i y_i K(x_i, x_t) \\le 0$, "
@@ -129,9 +128,8 @@ def perceptron_section(X, y, perceptron):
         "outside, $f(x) = \\sum_i \\alpha_i y_i K(x_i, x)$, with no offset and no margin.")
     left, right = st.columns([1.2, 1], gap="medium")
     with left:
-        st.markdown("**The perceptron's f(x); rings grow with the mistake count αᵢ**")
-        grid = perceptron.surface
-        page.boundary_chart(perceptron_figure(grid.xs, grid.ys, grid.Z, X, y, perceptron.alpha), key="pg_perceptron")
+        st.markdown("**The perceptron's f(x); rings grow with the mistake count αᵢ**; ▶ Play replays it epoch by epoch")
+        page.boundary_chart(perceptron_replay_figure(X, y, s.kernel, s.max_epochs), key="pg_perceptron")
     with right:
         if perceptron.converged:
             st.success(f"Converged: epoch {perceptron.n_epochs} made no mistake, so every training point is "

@@ -7,41 +7,13 @@ import streamlit as st
 from kernel_core.formula import MAX_LENGTH
 from kernel_core.mercer import CLOSURE_RULES, INVALID_KERNELS
 from lessons import data, page, widgets
-from lessons.compute_mercer import (BASE_LABELS, CERTIFICATE_TEXT, CHECK_PSD_SOURCE, EXAMPLES, FORMULA_HELP, MAX_POINTS,
-                                    NO_CERTIFICATE_TEXT, NO_SVM_TEXT, PASSES_HERE_TEXT, RULES_TEXT, WARPS, Rule,
-                                    analyze_formula, analyze_invalid, analyze_kernel, analyze_rule, analyze_scaled,
-                                    certificate_figure, decision_figure, fit_formula_svm, gram_heatmap, gram_points,
-                                    rule_source, spectrum_figure)
+from lessons.compute_mercer import (CERTIFICATE_TEXT, CHECK_PSD_SOURCE, EXAMPLES, FORMULA_HELP, MAX_POINTS, NO_SVM_TEXT,
+                                    PASSES_HERE_TEXT, RULES_TEXT, analyze_formula, analyze_invalid, analyze_kernel,
+                                    analyze_rule, analyze_scaled, certificate_figure, decision_figure, fit_formula_svm,
+                                    gram_heatmap, gram_points, rule_source, spectrum_figure)
+from lessons.psd_view import check, verdict
 
 TABS = ["Gram matrix & spectrum", "Closure rules", "Kernels that fail", "Your formula"]
-RULE_LABELS = {name: rule.formula for name, rule in CLOSURE_RULES.items()}
-
-
-def verdict(report, what="K"):
-    """The PSD verdict with check_psd's reason and its numbers."""
-    if report.is_psd:
-        st.success(f"**{what} passes on these points.** {report.reason}", icon=":material/check_circle:")
-    else:
-        st.warning(f"**{what} is not a kernel.** {report.reason}", icon=":material/cancel:")
-    page.metrics({"λ_min": f"{report.min_eigenvalue:.6g}", "λ_max": f"{report.max_eigenvalue:.6g}",
-                  "negative eigenvalues": report.n_negative,
-                  "cᵀKc": "—" if report.quadratic_form is None else f"{report.quadratic_form:.6g}"},
-                 help={"cᵀKc": "c is the unit eigenvector of λ_min; shown only when it proves K is not PSD."})
-
-
-def check(report, Xs, ys, key, what, note=None):
-    """The verdict (and a note under it), then the spectrum beside the certificate, or why there is none."""
-    verdict(report, what)
-    if note:
-        st.info(note, icon=":material/info:")
-    left, right = st.columns(2, gap="medium")
-    with left:
-        page.chart(spectrum_figure(report.eigenvalues, report.threshold), key=f"{key}_spectrum")
-    with right:
-        if report.certificate is None:
-            st.info(NO_CERTIFICATE_TEXT, icon=":material/info:")
-        else:
-            page.chart(certificate_figure(Xs, ys, report.certificate, report.quadratic_form), key=f"{key}_certificate")
 
 
 def gram_tab(Xs, ys, n_all):
@@ -69,35 +41,9 @@ def gram_tab(Xs, ys, n_all):
               height=220)
 
 
-def rule_controls():
-    """The rule, K₁, and what else the chosen rule takes."""
-    a, b = st.columns(2)
-    with a:
-        name = widgets.selectbox("Rule", "mc_rule", format_func=RULE_LABELS.get)
-    with b:
-        k1 = widgets.selectbox("K₁ (a valid base kernel)", "mc_k1", format_func=BASE_LABELS.get)
-        if name in ("sum", "product"):
-            return Rule(name, k1, k2=widgets.selectbox("K₂ (a second valid kernel)", "mc_k2",
-                                                       format_func=BASE_LABELS.get))
-    with a:
-        if name == "scale":
-            return Rule(name, k1, c=widgets.slider("c (the scale; the rule needs c > 0)", "mc_c", step=0.5))
-        if name == "warp":
-            return Rule(name, k1, warp=widgets.selectbox("f (any real function of x)", "mc_warp",
-                                                         format_func=lambda w: WARPS[w][0]))
-    if name == "polynomial":
-        columns = st.columns(3)
-        coefs = []
-        for p, column in enumerate(columns):
-            with column:
-                coefs.append(widgets.number_input(f"a{p} (coefficient of K^{p})", f"mc_a{p}", step=0.5))
-        return Rule(name, k1, coefs=tuple(coefs))
-    return Rule(name, k1)
-
-
 def rules_tab(Xs, ys):
     st.markdown(RULES_TEXT)
-    rule = rule_controls()
+    rule = widgets.closure_rule_controls()
     closure = CLOSURE_RULES[rule.name]
     st.markdown(f"**{closure.formula}** is a kernel because {closure.why}")
     try:

@@ -60,8 +60,10 @@ def descent_section(x, y, spec):
     with left:
         page.chart(fits_fig(x[:, 0], y, r.grid, r.f_theta if r.explicit else r.f_beta, r.f_beta,
                             theta_name="θᵀφ(x) (LMS on θ)" if r.explicit else "(no finite φ: β only)",
-                            beta_name="Σⱼ βⱼ K(xⱼ, x) (kernel LMS on β)", uirevision="rg_fits", **HOUSE_AXES),
+                            beta_name="Σⱼ βⱼ K(xⱼ, x) (kernel LMS on β)", uirevision="rg_fits", **HOUSE_AXES,
+                            beta_frames=([f"t = {t}" for t in r.frame_t], r.f_beta_frames)),
                    key="rg_fits")
+        st.caption("▶ Play replays kernel LMS: the dashed β curve at the recorded steps t, up to T.")
     with right:
         curves = {"loss of θ": (r.loss_theta, None)} if r.explicit else {}
         page.chart(history_fig(r.t, {**curves, "loss of β": (r.loss_beta, "dash")},

@@ -17,11 +17,12 @@ from lessons.caught import caught_warnings
 from lessons.memo import memo
 
 PEGASOS_SOURCE = inspect.getsource(KernelPegasos.fit)
+# frames of a replay on a decision plot: about this many snapshots of the run
+REPLAY_FRAMES = 25
 
 # each figure is built once per distinct input (see lessons/memo.py)
-decision_figure, objective_figure, alpha_animation, perceptron_figure, mistakes_figure = map(
-    memo(), (boundary.decision_figure, pegasos.objective_figure, pegasos.alpha_animation,
-             pegasos.perceptron_figure, pegasos.mistakes_figure))
+objective_figure, alpha_animation, mistakes_figure = map(
+    memo(), (pegasos.objective_figure, pegasos.alpha_animation, pegasos.mistakes_figure))
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class Perceptron:
     converged: bool
     n_epochs: int
     mistakes: np.ndarray    # per epoch
+    epoch_alpha: np.ndarray  # (n_epochs, n) α at the end of each epoch
     n_mistakes: int
     train_error: float
     surface: Surface
@@ -139,5 +141,39 @@ def fit_perceptron(X, y, kernel, max_epochs):
     grid, gram = _grid_gram(X, kernel)
     Z = model.decision_function(grid.points, gram=gram).reshape(grid.y.size, grid.x.size)
     return Perceptron(alpha=model.alpha_, converged=bool(model.converged_), n_epochs=int(model.n_epochs_),
-                      mistakes=model.history_["mistakes"], n_mistakes=int(model.history_["n_mistakes"]),
+                      mistakes=model.history_["mistakes"], epoch_alpha=model.history_["alpha"],
+                      n_mistakes=int(model.history_["n_mistakes"]),
                       train_error=float(np.mean(model.predict(X) != y)), surface=Surface(grid.x, grid.y, Z))
+
+
+def _replay_at(n):
+    """Up to REPLAY_FRAMES indices evenly spaced in 0..n-1, the last included."""
+    return np.unique(np.rint(np.linspace(0, n - 1, min(n, REPLAY_FRAMES))).astype(int))
+
+
+@memo(max_entries=64)
+def pegasos_replay_figure(X, y, kernel, lam, T, seed, k, iterate):
+    """The decision plot at snapshot k, with frames replaying the run up to it: f = K(grid, X) α at about
+    REPLAY_FRAMES snapshots of α̂_t (iterate "avg") or α^t ("last"), one matrix-vector product each."""
+    surface = pegasos_surface(X, y, kernel, lam, T, seed, k, iterate)
+    model = _pegasos(X, y, kernel, lam, T, seed)
+    snapshots = model.history_["alpha_avg" if iterate == "avg" else "alpha"]
+    _, gram = _grid_gram(X, kernel)
+    at = _replay_at(k + 1)
+    Z = (snapshots[at] @ gram.T).reshape(-1, surface.ys.size, surface.xs.size)
+    frames = boundary.boundary_frames(surface.xs, surface.ys, list(Z),
+                                      [f"t = {model.history_['snapshot_t'][i]}" for i in at])
+    return boundary.decision_figure(surface.xs, surface.ys, surface.Z, X, y, frames=frames)
+
+
+@memo(max_entries=32)
+def perceptron_replay_figure(X, y, kernel, max_epochs):
+    """The perceptron's decision plot with frames of its f and mistake counts at the end of about
+    REPLAY_FRAMES epochs (the last one's is the plot's own)."""
+    p = fit_perceptron(X, y, kernel, max_epochs)
+    _, gram = _grid_gram(X, kernel)
+    at = _replay_at(p.n_epochs)
+    alphas = p.epoch_alpha[at]
+    Z = ((alphas * y) @ gram.T).reshape(-1, p.surface.ys.size, p.surface.xs.size)
+    return pegasos.perceptron_figure(p.surface.xs, p.surface.ys, p.surface.Z, X, y, p.alpha,
+                                     replay=(Z, [f"epoch {e + 1}" for e in at], alphas))

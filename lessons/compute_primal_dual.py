@@ -78,6 +78,20 @@ class Dual:
     converged: bool
     psd_violated: bool     # the fit met proof that K is not PSD on these points
     Z: np.ndarray
+    snapshot_t: np.ndarray       # SMO's step at each snapshot of its run (DualSVM.history_), the last = alpha
+    snapshot_alpha: np.ndarray   # (S, n) α at those steps
+    snapshot_b: np.ndarray       # (S,) b at those steps
+    working_set: tuple           # the pair (i, j) each step moved, (i,) without offset, () for none
+    active_set: np.ndarray       # (S,) True where an active-set step moved many α at once
+
+
+@dataclass(frozen=True)
+class Replay:
+    """f on the plot grid at each of SMO's snapshots, and what each frame is called."""
+
+    Z: np.ndarray          # (S, len(ys), len(xs)) float32
+    labels: tuple
+    working_set: tuple
 
 
 @dataclass(frozen=True)
@@ -143,7 +157,34 @@ def solve(X, y, test, setup):
         test_accuracy=float(np.mean(dual.predict(F_test) == test[1])) if test else None,
         n_sv=int(dual.support_.size), status=kkt.status, yf=kkt.margin, violation=kkt.violation,
         max_violation=float(kkt.max_violation), n_iter=int(dual.n_iter_), converged=bool(dual.converged_),
-        psd_violated=bool(dual.psd_violated_), Z=dual.decision_function(F_grid).reshape(shape)), tuple(messages))
+        psd_violated=bool(dual.psd_violated_), Z=dual.decision_function(F_grid).reshape(shape),
+        snapshot_t=dual.history_["snapshot_t"], snapshot_alpha=dual.history_["alpha"], snapshot_b=dual.history_["b"],
+        working_set=tuple(dual.history_["working_set"]), active_set=dual.history_["active_set"]), tuple(messages))
+
+
+def frame_label(t, working_set, active_set):
+    """What a snapshot of SMO's run shows: its step and the α it moved."""
+    if active_set:
+        return f"active-set step after step {t}"
+    if not working_set:
+        return "start"
+    if len(working_set) == 1:
+        return f"step {t}: α{working_set[0]} moved"
+    return f"step {t}: pair (i, j) = ({working_set[0]}, {working_set[1]})"
+
+
+@memo(max_entries=8)
+def replay(X, y, test, setup):
+    """SMO's run as f on the plot grid at each snapshot: K(grid, X) once, then one product per snapshot."""
+    d = solve(X, y, test, setup).dual
+    grid = make_grid(X, n=GRID_POINTS)
+    phi = _features(setup)
+    # the dual's kernel: setup.kernel on X, or the linear kernel on the features Φ
+    K = setup.kernel.function()(grid.points, X) if phi is None else phi(grid.points) @ phi(X).T
+    Z = (d.snapshot_alpha * y) @ K.T + d.snapshot_b[:, None]
+    return Replay(Z=Z.astype(np.float32).reshape(-1, grid.y.size, grid.x.size),
+                  labels=tuple(frame_label(t, w, a) for t, w, a in zip(d.snapshot_t, d.working_set, d.active_set)),
+                  working_set=d.working_set)
 
 
 @memo(max_entries=32)

@@ -17,6 +17,8 @@ from lessons.compute_feature_maps import descent_step
 from lessons.memo import memo
 
 FIT_GRID = 200
+# frames of the kernel LMS replay: at most this many of the history's β snapshots (200 float32 values each)
+REPLAY_FRAMES = 40
 # the Gaussian's truncated Taylor map stands in for its φ only where it reproduces K this closely
 TAYLOR_TOL = 1e-9
 RIDGE_SOURCE = inspect.getsource(KernelRidge.fit)
@@ -48,6 +50,8 @@ class Descent:
     eta_max: float
     grid: np.ndarray
     f_beta: np.ndarray     # Σⱼ βⱼ K(xⱼ, x) on the grid
+    frame_t: np.ndarray    # steps of the replay's frames (the last is T, or where a diverged run stopped)
+    f_beta_frames: np.ndarray  # (len(frame_t), grid) Σⱼ βⱼ K(xⱼ, x) at those steps
     t: np.ndarray
     loss_beta: np.ndarray
     beta: np.ndarray
@@ -126,11 +130,16 @@ def fit_descent(x, y, spec, eta_ratio, T, stochastic, seed):
     with caught_warnings() as messages:
         klms = KernelLMS(**spec.params(), eta=eta, n_iter=T, stochastic=stochastic, random_state=seed).fit(x, y)
         f_beta = klms.predict(grid.points)
+        # the history's β snapshots on the grid: one product with K(x, grid) for all of them
+        h = klms.history_
+        at = np.unique(np.rint(np.linspace(0, h["t"].size - 1, min(h["t"].size, REPLAY_FRAMES))).astype(int))
+        f_beta_frames = h["beta"][at] @ spec.function()(x, grid.points)
         if phi is not None:
             lms = LMS(eta=eta, n_iter=T, stochastic=stochastic, random_state=seed).fit(phi(x), y)
             f_theta, loss_theta = lms.predict(phi(grid.points)), lms.history_["loss"]
             max_diff = float(np.max(np.abs(f_theta - f_beta)))
-    return Descent(eta=eta, eta_max=eta_max, grid=grid.x, f_beta=f_beta, t=klms.history_["t"],
+    return Descent(eta=eta, eta_max=eta_max, grid=grid.x, f_beta=f_beta, frame_t=h["t"][at],
+                   f_beta_frames=f_beta_frames, t=klms.history_["t"],
                    loss_beta=klms.history_["loss"], beta=klms.beta_, phi_note=phi_note, f_theta=f_theta,
                    loss_theta=loss_theta, max_diff=max_diff, warnings=warnings + tuple(messages))
 

@@ -6,6 +6,8 @@ import numpy as np
 import streamlit as st
 
 from kernel_core.kernels import KernelSpec
+from kernel_core.mercer import CLOSURE_RULES
+from lessons.compute_mercer import BASE_LABELS, WARPS, Rule
 from lessons.state import FIELDS, decode, encode
 
 KERNEL_LABELS = {
@@ -17,6 +19,7 @@ KERNEL_LABELS = {
     "sigmoid": "sigmoid  tanh(γ x·z + r)",
 }
 STEP_MODES = {"batch": "batch (all points)", "stochastic": "stochastic (one point)"}
+RULE_LABELS = {name: rule.formula for name, rule in CLOSURE_RULES.items()}
 
 
 def fmt(v):
@@ -131,3 +134,28 @@ def descent_controls(prefix):
     with c:
         mode = segmented("Update", f"{prefix}_mode", format_func=STEP_MODES.get)
     return ratio, T, mode == "stochastic"
+
+
+def closure_rule_controls():
+    """Lesson 5's closure rule, K₁, and what else the chosen rule takes, as a compute_mercer.Rule."""
+    a, b = st.columns(2)
+    with a:
+        name = selectbox("Rule", "mc_rule", format_func=RULE_LABELS.get)
+    with b:
+        k1 = selectbox("K₁ (a valid base kernel)", "mc_k1", format_func=BASE_LABELS.get)
+        if name in ("sum", "product"):
+            return Rule(name, k1, k2=selectbox("K₂ (a second valid kernel)", "mc_k2", format_func=BASE_LABELS.get))
+    with a:
+        if name == "scale":
+            return Rule(name, k1, c=slider("c (the scale; the rule needs c > 0)", "mc_c", step=0.5))
+        if name == "warp":
+            return Rule(name, k1, warp=selectbox("f (any real function of x)", "mc_warp",
+                                                 format_func=lambda w: WARPS[w][0]))
+    if name == "polynomial":
+        columns = st.columns(3)
+        coefs = []
+        for p, column in enumerate(columns):
+            with column:
+                coefs.append(number_input(f"a{p} (coefficient of K^{p})", f"mc_a{p}", step=0.5))
+        return Rule(name, k1, coefs=tuple(coefs))
+    return Rule(name, k1)

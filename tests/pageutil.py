@@ -119,3 +119,21 @@ def assert_extremes_change_the_page(at, key, low, high):
         assert not at.exception, f"{key}={value}: {at.exception}"
         seen.append((figures(at), [m.value for m in at.metric]))
     assert seen[0] != seen[1], f"moving {key} changed nothing"
+
+
+def frame_data(spec, k):
+    """The figure's traces as frame k of its animation shows them: the frame's traces merged into the figure's,
+    as the chart element does (lessons/live_chart_web/live_chart.js, figureAt)."""
+    data = [dict(trace) for trace in spec["data"]]
+    frame = spec["frames"][k]
+    for index, trace in zip(frame["traces"], frame["data"]):
+        data[index].update(trace)
+    return data
+
+
+def farthest(a, b):
+    """The largest distance from a point of the line a to the nearest point of the line b (traces with x and y;
+    NaN breaks skipped): 0 when a's points are all b's."""
+    pa, pb = (np.column_stack([decode(t["x"]), decode(t["y"])]).astype(np.float64) for t in (a, b))
+    pa, pb = pa[np.isfinite(pa).all(axis=1)], pb[np.isfinite(pb).all(axis=1)]
+    return float(np.sqrt(((pa[:, None, :] - pb[None, :, :]) ** 2).sum(axis=2)).min(axis=1).max())

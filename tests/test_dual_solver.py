@@ -170,3 +170,61 @@ def test_a_warm_start_of_the_wrong_length_is_a_value_error():
     X, y = make_dataset("moons", 20, noise=0.1, random_state=0)
     with pytest.raises(ValueError, match="alpha0 must have one value per training point"):
         DualSVM().fit(X, y, alpha0=np.zeros(3))
+
+
+# --- snapshots of the run, for the replay on lesson 3 ------------------------------------------------
+
+@pytest.mark.parametrize("fit_intercept, C", [(True, 1.0), (True, np.inf), (False, 1.0), (True, 1000.0)])
+def test_snapshots_start_at_zero_end_at_the_fit_and_each_names_the_alphas_its_step_moved(fit_intercept, C):
+    X, y = make_dataset("moons", 100, noise=0.2 if C < np.inf else 0.0, random_state=0)
+    model = DualSVM("rbf", C=C, gamma=2.0, fit_intercept=fit_intercept, tol=PAGE_TOL).fit(X, y)
+    h = model.history_
+    t, alpha, b = h["snapshot_t"], h["alpha"], h["b"]
+    assert 3 <= t.size <= dual.SNAPSHOTS and alpha.shape == (t.size, y.size) and b.shape == (t.size,)
+    assert t[0] == 0 and not alpha[0].any() and h["working_set"][0] == ()
+    assert t[-1] == model.n_iter_ and np.all(np.diff(t) >= 0)
+    np.testing.assert_array_equal(alpha[-1], model.alpha_)
+    assert b[-1] == model.intercept_
+    if not fit_intercept:
+        np.testing.assert_array_equal(b, 0.0)
+    for k in range(1, t.size):
+        assert np.all(alpha[k] >= 0) and np.all(alpha[k] <= C)
+        if fit_intercept:
+            assert abs(alpha[k] @ y) <= 1e-9 * (1 + alpha[k].sum())
+        ws = h["working_set"][k]
+        if h["active_set"][k]:
+            assert ws == ()
+        else:
+            # an SMO step moves its pair (i, j), i ≠ j; coordinate descent its one α
+            assert len(ws) == (2 if fit_intercept else 1) and len(set(ws)) == len(ws)
+            assert all(0 <= i < y.size for i in ws)
+
+
+def test_a_snapshot_taken_right_after_a_step_shows_the_pair_that_step_moved():
+    X, y = make_dataset("circles", 60, noise=0.1, random_state=0)
+    model = DualSVM("rbf", C=1.0, gamma=2.0, tol=PAGE_TOL).fit(X, y)
+    h = model.history_
+    # step 1 from α = 0: exactly the pair of the first snapshot after the start moved
+    k = int(np.flatnonzero(h["snapshot_t"] == 1)[0])
+    moved = np.flatnonzero(h["alpha"][k] != h["alpha"][0])
+    assert sorted(moved) == sorted(h["working_set"][k])
+
+
+def test_a_warm_start_snapshot_begins_at_the_projected_alpha0():
+    X, y = make_dataset("moons", 80, noise=0.2, random_state=1)
+    first = DualSVM("rbf", C=1.0, gamma=2.0).fit(X, y)
+    warm = DualSVM("rbf", C=2.0, gamma=2.0).fit(X, y, alpha0=first.alpha_)
+    np.testing.assert_array_equal(warm.history_["alpha"][0], dual.project(first.alpha_, y, 2.0, True))
+
+
+def test_a_long_run_keeps_at_most_SNAPSHOTS_and_marks_its_active_set_steps():
+    X, y = make_dataset("spirals", 300, noise=0.3, random_state=0)
+    model = DualSVM("rbf", C=1000.0, gamma=1.0, tol=PAGE_TOL).fit(X, y)
+    h = model.history_
+    assert model.n_iter_ > 1_000
+    t = h["snapshot_t"]
+    assert t.size == dual.SNAPSHOTS
+    # log-spaced: more snapshots in the first tenth of the run than in its last half
+    assert np.sum(t <= t[-1] / 10) > np.sum(t > t[-1] / 2)
+    assert h["active_set"].any()
+    np.testing.assert_array_equal(h["alpha"][-1], model.alpha_)

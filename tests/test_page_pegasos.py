@@ -7,16 +7,16 @@ import json
 import numpy as np
 import pytest
 
-from figures.boundary import GRID_POINTS
+from figures.boundary import GRID_POINTS, LINE_TRACES
 from figures.pegasos import MAX_FRAMES, alpha_animation
 from kernel_core.grid import make_grid
 from kernel_core.kernels import KernelSpec, rbf_kernel
 from kernel_core.pegasos import KernelPegasos
 from kernel_core.perceptron import KernelPerceptron
 from kernel_core.svm import DualSVM
-from lessons.compute_pegasos import fit_pegasos
-from pageutil import (assert_extremes_change_the_page, chart, decode, default_data, figures, metrics, open_page,
-                      table)
+from lessons.compute_pegasos import REPLAY_FRAMES, fit_pegasos
+from pageutil import (assert_extremes_change_the_page, chart, decode, default_data, farthest, figure, figures,
+                      frame_data, metrics, open_page, table)
 
 PAGE = "lessons/4_pegasos.py"
 # the page's defaults: the sidebar's circles (n=100, noise 0.1, seed 0), RBF γ=1, λ=0.01, T=2000, sampler seed 0
@@ -163,3 +163,58 @@ def test_the_perceptron_plot_does_not_call_its_level_lines_margins():
     names = {t.get("name") for t in chart(open_page(PAGE), "pg_perceptron")["data"]}
     assert "f = ±1 (level lines; no margin here)" in names and not any("margin" in (n or "") and "no margin" not in n
                                                                         for n in names)
+
+
+def assert_last_frame_draws_the_figures_lines(spec):
+    """Every point of the lines f = 0, ±1 of the last frame lies on the figure's own lines (within a cell or two
+    of the grid: a frame's lines are traced on every 2nd grid line when the frames' shared budget asks for it,
+    which may also skip a loop smaller than that)."""
+    last = frame_data(spec, len(spec["frames"]) - 1)
+    cell = float(np.diff(decode(spec["data"][0]["x"])[:2])[0])
+    for index in LINE_TRACES:
+        assert np.isfinite(decode(last[index]["x"])).sum() > 10
+        assert farthest(last[index], spec["data"][index]) < 2.5 * cell
+
+
+def test_decision_plot_replays_the_run_in_frames_ending_on_the_drawn_lines(page, model):
+    spec = chart(page, "pg_boundary")
+    k = np.unique(np.rint(np.linspace(0, model.history_["snapshot_t"].size - 1, REPLAY_FRAMES)).astype(int))
+    assert [f["name"] for f in spec["frames"]] == [f"t = {t}" for t in model.history_["snapshot_t"][k]]
+    assert spec["frames"][-1]["name"] == f"t = {T}"
+    assert all(f["traces"] == list(LINE_TRACES) for f in spec["frames"])
+    assert_last_frame_draws_the_figures_lines(spec)
+    # the first frames differ from the last: the boundary moves during the run
+    first = frame_data(spec, 1)
+    assert farthest(first[1], spec["data"][1]) > 0.1
+    assert len(figure(page, "pg_boundary")) <= 150_000
+
+
+def test_replay_slider_ends_the_frames_at_its_t_and_on_the_last_iterate_if_asked():
+    at = open_page(PAGE, widgets={"pg_iterate": "last", "pg_replay": 40})
+    X, y = default_data()
+    run = fit_pegasos(X, y, KernelSpec("rbf", gamma=GAMMA), LAM, T, 0)
+    k = round(39 / 99 * (run.snapshot_t.size - 1))
+    spec = chart(at, "pg_boundary")
+    assert spec["frames"][-1]["name"] == f"t = {run.snapshot_t[k]}"
+    assert len(spec["frames"]) == REPLAY_FRAMES
+    assert_last_frame_draws_the_figures_lines(spec)
+    grid = make_grid(X, n=GRID_POINTS)
+    f = rbf_kernel(grid.points, X, gamma=GAMMA) @ run.alpha_snapshots[k]
+    np.testing.assert_allclose(decode(spec["data"][0]["z"]).ravel(), f, rtol=1e-5, atol=1e-5)
+
+
+def test_perceptron_plot_replays_each_epoch_ending_on_the_drawn_lines_and_rings(page):
+    X, y = default_data()
+    model = KernelPerceptron("rbf", gamma=GAMMA, max_epochs=100).fit(X, y)
+    spec = chart(page, "pg_perceptron")
+    assert [f["name"] for f in spec["frames"]] == [f"epoch {e}" for e in range(1, model.n_epochs_ + 1)]
+    assert_last_frame_draws_the_figures_lines(spec)
+    rings = next(i for i, t in enumerate(spec["data"]) if t.get("name") == "mistakes αᵢ (ring size)")
+    hit = np.flatnonzero(model.alpha_ > 0)
+    for k, frame in enumerate(spec["frames"]):
+        shown = frame_data(spec, k)[rings]
+        np.testing.assert_array_equal(decode(shown["customdata"]), model.history_["alpha"][k][hit])
+        assert shown["marker"]["symbol"] == "circle-open"   # the whole marker travels with the frame
+    np.testing.assert_array_equal(decode(frame_data(spec, len(spec["frames"]) - 1)[rings]["marker"]["size"]),
+                                  decode(spec["data"][rings]["marker"]["size"]))
+    assert len(figure(page, "pg_perceptron")) <= 150_000

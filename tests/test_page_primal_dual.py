@@ -8,11 +8,13 @@ import pytest
 from sklearn.svm import SVC
 
 import datasets
-from figures.svm import alpha_bars, primal_dual_figure
+from figures.boundary import LINE_TRACES
+from figures.svm import PAIR_NAME, alpha_bars, primal_dual_figure
+from kernel_core import dual
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.svm import DualSVM, PrimalSVM
-from pageutil import figures, metrics, open_page, page_data, table
+from pageutil import decode, farthest, figures, frame_data, metrics, open_page, page_data, table
 
 PAGE = "lessons/3_primal_dual.py"
 DUAL_TOL = 1e-9   # the page's SMO tolerance
@@ -228,3 +230,38 @@ def test_a_gram_matrix_that_is_not_psd_is_named_and_shows_no_margin():
     assert metrics(at)["margin 1/‖w‖"] == "—"
     rows = dict(zip(*(table(at, "quantity")[c].to_list() for c in ("quantity", "dual: max Σαᵢ − ½αᵀGα"))))
     assert rows["‖w‖"].startswith("none: ‖w‖² = αᵀGα = -")
+
+
+@pytest.mark.parametrize("widgets", [{}, {"pd_space": "kernel", "pd_offset": False}, {"pd_space": "kernel"}],
+                         ids=["explicit", "kernel-no-offset", "kernel"])
+def test_boundary_and_alphas_replay_smo_from_its_snapshots_ending_on_the_drawn_fit(widgets):
+    at = open_page(PAGE, widgets=widgets)
+    X, y = page_data(at)
+    boundary, bars = (json.loads(s) for s in figures(at))
+    assert all(len(s) <= 150_000 for s in figures(at))
+    frames = boundary["frames"]
+    names = [f["name"] for f in frames]
+    assert 3 <= len(frames) <= dual.SNAPSHOTS and names[0] == "start"
+    assert names == [f["name"] for f in bars["frames"]]
+    assert any(n.startswith("step ") for n in names)
+    pair = next(k for k, t in enumerate(boundary["data"]) if t.get("name") == PAIR_NAME)
+    last = frame_data(boundary, len(frames) - 1)
+    cell = float(np.diff(decode(boundary["data"][0]["x"])[:2])[0])
+    for index in LINE_TRACES:
+        assert np.isfinite(decode(last[index]["x"])).sum() > 10
+        assert farthest(last[index], boundary["data"][index]) < 2.5 * cell
+    for k, name in enumerate(names):
+        shown = frame_data(boundary, k)[pair]
+        xy = np.column_stack([decode(shown["x"]), decode(shown["y"])])
+        if name.startswith("step "):
+            # the ringed points are the ones the label names
+            moved = [int(i) for i in name.split("(")[-1].rstrip(")").split(", ")] if "pair" in name else \
+                [int(name.split("α")[1].split(" ")[0])]
+            np.testing.assert_array_equal(xy, X[moved].astype(np.float32))
+        else:
+            assert np.isnan(xy).all()   # the start and an active-set step have no working pair
+    # the α bars: α = 0 at the start, the fitted α (as drawn) in the last frame
+    for trace in (0, 1):
+        np.testing.assert_array_equal(decode(frame_data(bars, 0)[trace]["y"]), 0.0)
+        np.testing.assert_array_equal(decode(frame_data(bars, len(frames) - 1)[trace]["y"]),
+                                      decode(bars["data"][trace]["y"]))

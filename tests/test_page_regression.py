@@ -15,7 +15,7 @@ from kernel_core.grid import make_grid, make_grid_1d
 from kernel_core.kernels import KernelSpec, make_kernel
 from kernel_core.regression import LMS, KernelLMS, KernelLogisticRegression, KernelRidge, max_stable_eta
 from lessons.compute_feature_maps import descent_step
-from lessons.compute_regression import fit_descent
+from lessons.compute_regression import REPLAY_FRAMES, fit_descent
 from pageutil import chart, decode, figure, figures, metrics, open_page, page_data, table
 
 PAGE = "lessons/6_regression.py"
@@ -244,3 +244,45 @@ def test_identical_inputs_build_identical_figures():
     assert a == b
     h = history_figure(np.arange(5), {"J": (np.arange(1, 6.0), None)}, ytitle="J")
     assert h.layout.yaxis.type == "log"
+
+
+def test_kernel_lms_plot_replays_the_beta_curve_at_the_history_steps_ending_on_the_drawn_curve(default_page):
+    at = default_page
+    x, y = house(at)
+    kp = kernel_params(at, "rg")
+    s = at.session_state
+    spec = chart(at, "rg_fits")
+    beta_trace = 2
+    assert spec["data"][beta_trace]["name"].startswith("Σⱼ βⱼ K(xⱼ, x)")
+    frames = spec["frames"]
+    assert 2 <= len(frames) <= REPLAY_FRAMES
+    assert frames[0]["name"] == "t = 0" and frames[-1]["name"] == f"t = {s['rg_T']}"
+    assert all(f["traces"] == [beta_trace] and set(f["data"][0]) == {"type", "y"} for f in frames)
+    # t = 0 is β = 0: the flat curve f = 0; the last frame is the curve the figure draws
+    np.testing.assert_array_equal(decode(frames[0]["data"][0]["y"]), 0.0)
+    np.testing.assert_allclose(decode(frames[-1]["data"][0]["y"]), decode(spec["data"][beta_trace]["y"]),
+                               rtol=1e-5, atol=1e-6)
+    # each frame is Σⱼ βⱼ K(xⱼ, ·) at that step of the core's history
+    stochastic = s["rg_mode"] == "stochastic"
+    kernel = kp.pop("kernel")
+    eta = fit_descent(x, y, KernelSpec(kernel, **kp), s["rg_eta"], s["rg_T"], stochastic, int(s["seed"])).eta
+    klms = KernelLMS(kernel, eta=eta, n_iter=s["rg_T"], stochastic=stochastic, random_state=int(s["seed"]),
+                     **kp).fit(x, y)
+    grid = make_grid_1d(x, n=200)
+    k = int(frames[len(frames) // 2]["name"].removeprefix("t = "))
+    row = int(np.flatnonzero(klms.history_["t"] == k)[0])
+    np.testing.assert_allclose(decode(frames[len(frames) // 2]["data"][0]["y"]),
+                               klms.history_["beta"][row] @ make_kernel(kernel, **kp)(x, grid.points),
+                               rtol=1e-5, atol=1e-6)
+    assert len(figure(at, "rg_fits")) <= 150_000
+
+
+def test_two_fits_figure_frames_replace_only_the_beta_curve():
+    grid = np.linspace(0.0, 1.0, 200)
+    curves = np.outer(np.linspace(0.0, 1.0, 50), np.sin(grid))
+    fig = two_fits_figure([0.5], [0.5], grid, curves[-1], curves[-1], theta_name="θ", beta_name="β",
+                          beta_frames=([f"t = {t}" for t in range(50)], curves))
+    spec = json.loads(fig.to_json())
+    assert [f["traces"] for f in spec["frames"]] == [[2]] * 50
+    np.testing.assert_array_equal(decode(spec["frames"][7]["data"][0]["y"]), curves[7].astype(np.float32))
+    assert len(fig.to_json()) <= 150_000
