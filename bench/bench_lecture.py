@@ -460,7 +460,7 @@ def student(port, page, rng, args, lecture, start_at, need_cookie):
         session.close()
 
 
-def warm_up(port, pages, timeout, need_cookie):
+def warm_up(port, pages, timeout, need_cookie=False):
     """One session per page, one run each, before the clock starts; returns errors. The app's root
     goes first, as the instructor opens it."""
     errors = Counter()
