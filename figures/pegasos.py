@@ -90,7 +90,7 @@ def alpha_animation(snapshot_t, alpha, alpha_avg, y, alpha_star_y, *, height=420
     alpha_avg = np.asarray(alpha_avg, dtype=np.float32)[:, order]
     star = np.asarray(alpha_star_y, dtype=np.float32)[order]
     frames_at = _frame_indices(len(snapshot_t), y.size)
-    names = [str(int(snapshot_t[k])) for k in frames_at]
+    names = [f"t = {int(snapshot_t[k])}" for k in frames_at]
 
     def y_range(k):
         top = 1.1 * float(max(np.abs(alpha[k]).max(), np.abs(alpha_avg[k]).max(), np.abs(star).max(), 1e-12))
@@ -111,23 +111,13 @@ def alpha_animation(snapshot_t, alpha, alpha_avg, y, alpha_star_y, *, height=420
     frames = [dict(data=[dict(type="bar", y=_f4(alpha[k])), dict(type="scatter", y=_f4(alpha_avg[k]))],
                    traces=[0, 1], layout=dict(yaxis=dict(range=y_range(k))), name=name)
               for k, name in zip(frames_at, names)]
-    still = dict(mode="immediate", frame=dict(duration=0, redraw=False), transition=dict(duration=0))
+    # the chart element plays the frames (Play / Step / Reset); names are "t = …" as its player shows them
     # data, layout and frames in one go: update_layout and setting fig.frames afterwards cost several times more
     return figure(data, frames=frames, layout=dict(
         height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="alpha", bargap=0.1,
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
         xaxis=dict(title="training point (class −1, then class +1)", showticklabels=False),
         yaxis=dict(title="α (signed: yⱼ is inside)", range=y_range(last)),
-        updatemenus=[dict(
-            type="buttons", direction="left", x=0, y=-0.1, xanchor="left", yanchor="top", showactive=False,
-            buttons=[dict(label="▶ play", method="animate",
-                          args=[None, dict(frame=dict(duration=150, redraw=False), fromcurrent=True,
-                                           transition=dict(duration=0))]),
-                     dict(label="❚❚", method="animate", args=[[None], still])],
-        )],
-        sliders=[dict(active=len(names) - 1, x=0.14, len=0.86, y=-0.04, yanchor="top", font=dict(size=9),
-                      currentvalue=dict(prefix="t = ", font=dict(size=13)), pad=dict(t=20, b=0),
-                      steps=[dict(method="animate", label=name, args=[[name], still]) for name in names])],
     ))
 
 

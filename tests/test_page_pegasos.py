@@ -120,7 +120,8 @@ def test_alpha_animation_ends_at_the_last_snapshot_with_few_frames_and_a_small_p
     order = np.argsort(y, kind="stable")
     frames = json.loads(fig.to_json())["frames"]   # as sent
     assert len(frames) <= MAX_FRAMES
-    assert frames[-1]["name"] == str(T)
+    assert frames[-1]["name"] == f"t = {T}"
+    assert "updatemenus" not in fig.to_dict()["layout"]    # one player: the chart element's
     np.testing.assert_allclose(fig.data[0].y, model.alpha_last_[order].astype(np.float32))
     np.testing.assert_allclose(decode(frames[-1]["data"][1]["y"]), model.alpha_[order].astype(np.float32))
     assert len(fig.to_json()) <= 150_000
