@@ -24,9 +24,9 @@ def controls():
     c1, c2 = st.columns([4, 5], vertical_alignment="bottom")
     with c1:
         space = widgets.segmented("Feature space", "pd_space", format_func=SPACE_LABELS.get)
-    with c2:
         offset = widgets.toggle("with offset b", "pd_offset",
                                 help="Off: the plane passes through the origin (b = 0) and the dual loses Σαᵢyᵢ = 0.")
+    with c2:
         C = widgets.c_control("pd")
     d1, d2, d3 = st.columns([4, 2, 3], vertical_alignment="bottom")
     fmap, kernel = None, KernelSpec("linear")
