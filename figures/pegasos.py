@@ -30,7 +30,7 @@ def _log_ticks(lo, hi):
 
 
 def objective_figure(t, objective_last, objective_avg, optimum, *, t_mark=None, height=460):
-    """λ/2‖w‖² + mean hinge at the last iterate α^t and at the average α̂_t, against the optimum.
+    """λ/2‖w‖² + mean hinge at the last iterate α^t and at the average α̂_t, against the optimum (None: no line).
 
     Both axes are logarithmic: the early iterates of a small λ have objectives thousands of
     times the optimum, and SGD's O(log t / (λt)) decay reads as a line.
@@ -46,20 +46,23 @@ def objective_figure(t, objective_last, objective_avg, optimum, *, t_mark=None, 
     ]
     # the optimum across the plot and t_mark down it, as add_hline / add_vline draw them; passed with the
     # layout in one go, which costs a fraction of those calls and update_layout
-    shapes = [dict(type="line", x0=0, x1=1, xref="x domain", y0=float(optimum), y1=float(optimum), yref="y",
-                   line=dict(color="black", dash="dash", width=1.5))]
+    shapes, annotations = [], []
+    if optimum is not None:
+        shapes.append(dict(type="line", x0=0, x1=1, xref="x domain", y0=float(optimum), y1=float(optimum), yref="y",
+                           line=dict(color="black", dash="dash", width=1.5)))
+        # on a log axis an annotation's y is log10 of the value
+        annotations.append(dict(x=0, xref="paper", y=float(np.log10(max(optimum, 1e-300))), yref="y",
+                                text=f"exact optimum {optimum:.5g}", showarrow=False, xanchor="left", yanchor="top"))
     if t_mark is not None:
         shapes.append(dict(type="line", x0=float(t_mark), x1=float(t_mark), xref="x", y0=0, y1=1, yref="y domain",
                            line=dict(color="#888", dash="dot", width=1.5)))
     return figure(traces, layout=dict(
         height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="objective",
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), shapes=shapes,
-        # on a log axis an annotation's y is log10 of the value
-        annotations=[dict(x=0, xref="paper", y=float(np.log10(max(optimum, 1e-300))), yref="y",
-                          text=f"exact optimum {optimum:.5g}", showarrow=False, xanchor="left", yanchor="top")],
+        annotations=annotations,
         xaxis=dict(title="t (SGD step)", type="log", dtick=1),
         yaxis=dict(title="λ/2 ‖w‖² + (1/n) Σ hinge", type="log", tickvals=_log_ticks(
-            min(float(np.min(objective_last)), float(np.min(objective_avg)), float(optimum)),
+            min(float(np.min(objective_last)), float(np.min(objective_avg)), *([] if optimum is None else [float(optimum)])),
             max(float(np.max(objective_last)), float(np.max(objective_avg)))), tickformat=".3~g"),
     ))
 

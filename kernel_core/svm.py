@@ -108,13 +108,14 @@ class DualSVM:
     dual_objective_ : Σ alpha - ½ alphaᵀG alpha.
     norm_w_squared_ : alphaᵀG alpha = ‖w‖², G_ij = y_i y_j K(x_i, x_j); negative only if K is not PSD
         (then there is no w and no margin).
-    norm_w_ : ‖w‖ = √(alphaᵀG alpha), 0 when that is negative: known even when φ is infinite-dimensional
-        (the margin is 1/‖w‖).
+    norm_w_ : ‖w‖ = √(alphaᵀG alpha), 0 when that is not above float64's rounding of it (w = 0 then, up to
+        rounding, and there is no margin): known even when φ is infinite-dimensional (the margin is 1/‖w‖).
     min_curvature_ : the smallest curvature a_ij = K_ii + K_jj - 2 K_ij of the SMO steps taken (K_tt
         without offset), inf if none was taken. Negative means K is not PSD; those steps used LIBSVM's
         stand-in TAU = 1e-12 (Fan, Chen & Lin 2005).
-    psd_violated_ : True if the fit met proof that K is not PSD on these points (min_curvature_ < 0,
-        a K_ii < 0 or norm_w_squared_ < 0). False is no proof of the opposite: use mercer.check_psd.
+    psd_violated_ : True if the fit met proof that K is not PSD on these points (min_curvature_ < 0, a K_ii < 0
+        or norm_w_squared_ < 0, each beyond float64's rounding). False is no proof of the opposite: use
+        mercer.check_psd.
     converged_ : True if the KKT violation reached tol.
     coef_ : w = Σ alpha_i y_i x_i for kernel="linear", else None.
     n_iter_ : SMO steps taken.
@@ -187,9 +188,14 @@ class DualSVM:
         self._sv_coef = (alpha * y)[self.support_]
         self.dual_objective_ = float(dual.objective(alpha, y, v))
         self.norm_w_squared_ = float(dual.quadratic(alpha, y, v))
-        self.norm_w_ = float(np.sqrt(max(self.norm_w_squared_, 0.0)))
+        # float64 rounding of αᵀGα and of a curvature K_ii + K_jj − 2K_ij: below these, zero is as good as
+        # the number, so neither is proof that K is not PSD (|K_ij| ≤ max K_ii for a PSD K)
+        k_max = max(float(np.max(np.abs(diag))), np.finfo(float).tiny)
+        q_tol = 8 * y.size * np.finfo(float).eps * float(np.sum(alpha)) ** 2 * k_max
+        self.norm_w_ = float(np.sqrt(self.norm_w_squared_)) if self.norm_w_squared_ > q_tol else 0.0
         self.min_curvature_ = float(run.min_curvature)
-        self.psd_violated_ = bool(run.min_curvature < 0 or diag.min() < 0 or self.norm_w_squared_ < 0)
+        self.psd_violated_ = bool(run.min_curvature < -16 * np.finfo(float).eps * k_max or diag.min() < 0
+                                  or self.norm_w_squared_ < -q_tol)
         self.history_ = {**history.close(self.n_iter_, self.dual_objective_, gap),
                          **dual.snapshots(run, lambda a, v: _intercept(a, y, v, C) if self.fit_intercept else 0.0)}
         self.kkt_ = _kkt(alpha, y, v, b, C)

@@ -95,8 +95,8 @@ def lesson():
         return
     page.warnings(s.warnings)
     if d.psd_violated:
-        st.warning(f"K is not positive semi-definite on these points: the dual is not concave, ‖w‖² = αᵀGα = "
-                   f"{d.norm_w_squared:.4g} has no square root, so there is no w and no margin, and SMO's α is a point "
+        st.warning(f"K is not positive semi-definite on these points: the dual is not concave, and αᵀGα = "
+                   f"{d.norm_w_squared:.4g} is no squared length ‖w‖², so there is no w and no margin; SMO's α is a point "
                    "where the KKT conditions hold, not a maximum. Lesson 5 checks this Gram matrix.",
                    icon=":material/warning:")
     if setup.space == "explicit":

@@ -75,11 +75,13 @@ def lesson():
     page.metrics({
         "objective at α̂ (t = T)": f"{run.objective_avg[-1]:.6g}",
         "objective at α^T": f"{run.objective[-1]:.6g}",
-        "exact optimum (SVM dual)": f"{optimum.objective:.6g}",
-        "α̂ above the optimum by": f"{run.objective_avg[-1] - optimum.objective:.3g}",
+        "exact optimum (SVM dual)": "—" if optimum.objective is None else f"{optimum.objective:.6g}",
+        "α̂ above the optimum by": "—" if optimum.objective is None else f"{run.objective_avg[-1] - optimum.objective:.3g}",
         "training error of α̂": f"{run.train_error:.1%}",
     })
-    if run.objective_avg[-1] - optimum.objective > 0.1 * optimum.objective:
+    if optimum.objective is None:
+        st.info(f"No exact optimum: {optimum.why_none}.", icon=":material/info:")
+    elif run.objective_avg[-1] - optimum.objective > 0.1 * optimum.objective:
         st.info(f"Still far from the optimum: the gap of α̂ shrinks only about like log T / (λT) (Shalev-Shwartz et "
                 f"al., 2011), and λT = {s.lam * s.T:.3g} here, so twice the steps roughly halve it. T stops at "
                 f"{FIELDS['pg_T'].hi:,} so that every move stays quick for a whole class; a larger λ converges within it.",

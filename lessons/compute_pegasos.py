@@ -14,6 +14,7 @@ from kernel_core.pegasos import KernelPegasos
 from kernel_core.perceptron import KernelPerceptron
 from kernel_core.svm import DualSVM
 from lessons.caught import caught_warnings
+from lessons.compute_primal_dual import not_psd
 from lessons.memo import memo
 
 PEGASOS_SOURCE = inspect.getsource(KernelPegasos.fit)
@@ -56,11 +57,13 @@ class Pegasos:
 
 @dataclass(frozen=True)
 class Optimum:
-    """The exact minimum of Pegasos' objective, from the SVM dual without offset."""
+    """The exact minimum of Pegasos' objective, from the SVM dual without offset; objective None (and why) where
+    the dual gives none: K not PSD on these points (the objective is not convex), or the dual did not converge."""
 
-    objective: float
+    objective: float | None
     alpha_y: np.ndarray   # α*ᵢyᵢ, signed like Pegasos' α
     warnings: tuple
+    why_none: str | None = None
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,11 @@ def exact_optimum(X, y, kernel, lam):
     # λ/2‖w‖² + (1/n)Σ hinge = λ(½‖w‖² + CΣξ) with C = 1/(λn): the SVM through the origin
     with caught_warnings() as messages:
         svm = DualSVM(**kernel.params(), C=1.0 / (lam * n), fit_intercept=False).fit(X, y)
-    return Optimum(objective=lam * svm.dual_objective_, alpha_y=svm.alpha_ * y, warnings=tuple(messages))
+    why = ("K is not positive semi-definite on these points, so the objective is not convex and the SVM dual gives "
+           "no optimum to compare with" if svm.psd_violated_ or not_psd(X, kernel) else
+           "the SVM dual did not converge here" if not svm.converged_ else None)
+    return Optimum(objective=None if why else lam * svm.dual_objective_, alpha_y=svm.alpha_ * y,
+                   warnings=tuple(messages), why_none=why)
 
 
 @memo(max_entries=8)

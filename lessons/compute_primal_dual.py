@@ -12,6 +12,7 @@ from kernel_core import smo, svm
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.kernels import KernelSpec
+from kernel_core.mercer import check_psd
 from lessons.caught import caught_warnings
 from lessons.memo import memo
 
@@ -122,6 +123,14 @@ class Libsvm:
     warnings: tuple
 
 
+def not_psd(X, kernel):
+    """True when check_psd proves that `kernel`'s Gram matrix on X is not PSD (a certificate cᵀKc < 0). Only the
+    kernels that can fail Mercer's condition are checked: sigmoid, and a polynomial with a negative constant r."""
+    if kernel.name == "sigmoid" or (kernel.name == "poly" and kernel.coef0 < 0):
+        return not check_psd(kernel.function()(X)).is_psd
+    return False
+
+
 def _features(setup):
     """φ applied to points: the explicit map, the identity (φ(x) = x), or None (kernel space: no φ is built)."""
     if setup.space == "kernel":
@@ -146,18 +155,20 @@ def solve(X, y, test, setup):
             # linear kernel on Φ: the dual sees only the Gram matrix ΦΦᵀ = K, yet reports w = Σ αᵢyᵢφ(xᵢ)
             dual = svm.DualSVM("linear", C=setup.C, fit_intercept=setup.offset, tol=DUAL_TOL).fit(F, y)
             primal = Primal(w=model.coef_, b=float(model.intercept_), objective=float(model.primal_objective_),
-                            norm_w=float(np.linalg.norm(model.coef_)),
-                            accuracy=float(np.mean(y * model.decision_function(F) > 0)), xi=model.slack_,
+                            norm_w=float(np.linalg.norm(model.coef_)), accuracy=float(np.mean(model.predict(F) == y)),
+                            xi=model.slack_,
                             n_iter=int(model.n_iter_), converged=bool(model.converged_),
                             Z=model.decision_function(F_grid).reshape(shape))
     kkt = dual.kkt_
     return Solution(grid.x, grid.y, primal, Dual(
         alpha=dual.alpha_, w=dual.coef_, b=float(dual.intercept_), objective=float(dual.dual_objective_),
-        norm_w_squared=float(dual.norm_w_squared_), norm_w=float(dual.norm_w_), accuracy=float(np.mean(kkt.margin > 0)),
+        norm_w_squared=float(dual.norm_w_squared_), norm_w=float(dual.norm_w_),
+        accuracy=float(np.mean(dual.predict(F) == y)),
         test_accuracy=float(np.mean(dual.predict(F_test) == test[1])) if test else None,
         n_sv=int(dual.support_.size), status=kkt.status, yf=kkt.margin, violation=kkt.violation,
         max_violation=float(kkt.max_violation), n_iter=int(dual.n_iter_), converged=bool(dual.converged_),
-        psd_violated=bool(dual.psd_violated_), Z=dual.decision_function(F_grid).reshape(shape),
+        psd_violated=bool(dual.psd_violated_) or (phi is None and not_psd(X, setup.kernel)),
+        Z=dual.decision_function(F_grid).reshape(shape),
         snapshot_t=dual.history_["snapshot_t"], snapshot_alpha=dual.history_["alpha"], snapshot_b=dual.history_["b"],
         working_set=tuple(dual.history_["working_set"]), active_set=dual.history_["active_set"]), tuple(messages))
 
@@ -218,7 +229,7 @@ def comparison(s):
             "b": (f"{p.b:.6f}" if p else "—", f"{d.b:.6f}"),
             "objective": (f"{p.objective:.8f}" if p else "—", f"{d.objective:.8f}"),
             "‖w‖": (f"{p.norm_w:.6f}" if p else "—", f"{d.norm_w:.6f}" if not d.psd_violated
-                    else f"none: ‖w‖² = αᵀGα = {d.norm_w_squared:.4g}"),
+                    else f"none: K is not PSD (αᵀGα = {d.norm_w_squared:.4g})"),
             "training accuracy": (f"{p.accuracy:.4f}" if p else "—", f"{d.accuracy:.4f}"),
             "iterations": (f"{p.n_iter} (interior point)" if p else "—", f"{d.n_iter} (SMO)")}
     return {"quantity": list(rows), "primal: min ½‖w‖² + CΣξᵢ": [v[0] for v in rows.values()],
@@ -227,4 +238,4 @@ def comparison(s):
 
 def margin(d):
     """1/‖w‖ where the margin exists: K PSD on these points and w ≠ 0."""
-    return f"{1.0 / d.norm_w:.4f}" if d.norm_w_squared > 0 and not d.psd_violated else "—"
+    return f"{1.0 / d.norm_w:.4f}" if d.norm_w > 0 and not d.psd_violated else "—"

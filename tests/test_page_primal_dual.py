@@ -229,7 +229,7 @@ def test_a_gram_matrix_that_is_not_psd_is_named_and_shows_no_margin():
     assert any(w.value.startswith("K is not positive semi-definite") for w in at.warning)
     assert metrics(at)["margin 1/‖w‖"] == "—"
     rows = dict(zip(*(table(at, "quantity")[c].to_list() for c in ("quantity", "dual: max Σαᵢ − ½αᵀGα"))))
-    assert rows["‖w‖"].startswith("none: ‖w‖² = αᵀGα = -")
+    assert rows["‖w‖"].startswith("none: K is not PSD (αᵀGα = -")
 
 
 @pytest.mark.parametrize("widgets", [{}, {"pd_space": "kernel", "pd_offset": False}, {"pd_space": "kernel"}],

@@ -11,6 +11,7 @@ from scipy.optimize import linprog, minimize
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.svm import SVC
 
+from datasets import DATASETS
 from kernel_core import dual, svm
 from kernel_core.svm import F32_MIN_POINTS, DualSVM, PrimalSVM
 
@@ -596,3 +597,13 @@ def test_a_callable_kernel_of_the_wrong_shape_is_a_value_error():
     X, y = noisy_problem(0, "rbf")
     with pytest.raises(ValueError, match="must return the Gram matrix"):
         DualSVM(lambda A, B: (A @ B.T)[0]).fit(X, y)
+
+
+def test_rounding_in_alpha_g_alpha_is_neither_a_margin_nor_proof_that_k_is_not_psd():
+    # ten noiseless circle points, φ(x) = x, no offset, small C: w = Σ αᵢyᵢxᵢ is 0 up to rounding and αᵀGα
+    # came out as −2.8e-17 (C = 0.01) or 3.9e-17 (C = 0.562): once shown as "K not PSD" or a margin of 3.4e7
+    X, y = DATASETS["circles"](10, noise=0.0, random_state=0)
+    for C in (0.01, 0.562):
+        model = DualSVM("linear", C=C, fit_intercept=False, tol=1e-9).fit(X, y)
+        assert abs(model.norm_w_squared_) < 1e-12
+        assert not model.psd_violated_ and model.norm_w_ == 0.0
