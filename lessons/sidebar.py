@@ -60,7 +60,7 @@ def set_points(new_points):
     st.session_state.pop("upload_message", None)
     if new_points:
         st.query_params["pts"] = points.encode(new_points)
-    elif "pts" in st.query_params:
+    elif st.query_params.get("pts") is not None:
         del st.query_params["pts"]
 
 

@@ -45,11 +45,11 @@ def _seed(field):
 def _publish(field, value):
     """Write the control's value into the link; a default value leaves the link (links stay short)."""
     params = st.query_params
-    text = encode(field, value)
+    text, shown = encode(field, value), params.get(field.key)   # get: `key in st.query_params` costs ~0.13 ms
     if text == encode(field, field.default):
-        if field.key in params:
+        if shown is not None:
             del params[field.key]
-    elif params.get(field.key) != text:
+    elif shown != text:
         params[field.key] = text
 
 
