@@ -53,9 +53,13 @@ def _publish(field, value):
         params[field.key] = text
 
 
-def _control(make, label, key, **kwargs):
+def _control(make, label, key, default="value", **kwargs):
+    """Draw the control with the session's value also as its default: the browser shows a control's default
+    when it mounts it anew (the sidebar's, on every page switch), so default and value must agree."""
     field = FIELDS[key]
     _seed(field)
+    current = st.session_state[key]
+    kwargs[default] = field.choices.index(current) if default == "index" else current
     value = make(label, key=key, **kwargs)
     _publish(field, value)
     return value
@@ -77,12 +81,13 @@ def log_slider(label, key, **kwargs):
 
 
 def selectbox(label, key, format_func=str, **kwargs):
-    return _control(st.selectbox, label, key, options=FIELDS[key].choices, format_func=format_func, **kwargs)
+    return _control(st.selectbox, label, key, "index", options=FIELDS[key].choices, format_func=format_func,
+                    **kwargs)
 
 
 def segmented(label, key, format_func=str, **kwargs):
-    return _control(st.segmented_control, label, key, options=FIELDS[key].choices, format_func=format_func,
-                    required=True, **kwargs)
+    return _control(st.segmented_control, label, key, "default", options=FIELDS[key].choices,
+                    format_func=format_func, required=True, **kwargs)
 
 
 def toggle(label, key, **kwargs):

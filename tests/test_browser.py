@@ -62,6 +62,10 @@ def test_page_opens_from_navigation_and_redraws_on_slider_key(browser, app_url, 
     page.locator(".js-plotly-plot").first.wait_for(state="visible", timeout=60_000)
     wait_idle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
+    # the sidebar, drawn anew on the page switch, shows the values the server computes with (n = 100, noise 0.1)
+    thumbs = page.eval_on_selector_all('[data-testid="stSidebar"] [data-testid="stSliderThumbValue"]',
+                                       "els => els.map(e => e.innerText)")
+    assert thumbs == ["100", "0.10"], thumbs
 
     assert redraws_after_a_slider_key(page), "no slider moved by the keyboard redrew a figure"
     assert page.locator('[data-testid="stException"]').count() == 0
