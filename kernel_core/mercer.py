@@ -139,6 +139,15 @@ def check_psd(K, *, rtol=PSD_RTOL, symmetry_rtol=SYMMETRY_RTOL):
     )
 
 
+def fails_mercer(spec, X):
+    """True when check_psd proves that the Gram matrix of the registry kernel `spec` (a KernelSpec) on the points X
+    is not PSD. Only the kernels that can fail Mercer's condition are checked, sigmoid and a polynomial with a
+    negative constant r: the others are PSD by construction, and an eigendecomposition is not free."""
+    if spec.name == "sigmoid" or (spec.name in ("poly", "polynomial") and spec.coef0 < 0):
+        return not check_psd(spec.function()(X)).is_psd
+    return False
+
+
 # ---- closure rules (notes, seed 003, "Well-defined Kernels", rules 2-7) -------------------
 
 def kernel_sum(k1, k2):

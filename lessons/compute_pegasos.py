@@ -10,11 +10,11 @@ from figures import boundary, pegasos
 from figures.boundary import GRID_POINTS
 from kernel_core.grid import make_grid
 from kernel_core.kernels import KernelSpec
+from kernel_core.mercer import fails_mercer
 from kernel_core.pegasos import KernelPegasos
 from kernel_core.perceptron import KernelPerceptron
 from kernel_core.svm import DualSVM
 from lessons.caught import caught_warnings
-from lessons.compute_primal_dual import not_psd
 from lessons.memo import memo
 
 PEGASOS_SOURCE = inspect.getsource(KernelPegasos.fit)
@@ -115,7 +115,7 @@ def exact_optimum(X, y, kernel, lam):
     with caught_warnings() as messages:
         svm = DualSVM(**kernel.params(), C=1.0 / (lam * n), fit_intercept=False).fit(X, y)
     why = ("K is not positive semi-definite on these points, so the objective is not convex and the SVM dual gives "
-           "no optimum to compare with" if svm.psd_violated_ or not_psd(X, kernel) else
+           "no optimum to compare with" if svm.psd_violated_ or fails_mercer(kernel, X) else
            "the SVM dual did not converge here" if not svm.converged_ else None)
     return Optimum(objective=None if why else lam * svm.dual_objective_, alpha_y=svm.alpha_ * y,
                    warnings=tuple(messages), why_none=why)

@@ -12,7 +12,7 @@ from kernel_core import smo, svm
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.kernels import KernelSpec
-from kernel_core.mercer import check_psd
+from kernel_core.mercer import fails_mercer
 from lessons.caught import caught_warnings
 from lessons.memo import memo
 
@@ -123,14 +123,6 @@ class Libsvm:
     warnings: tuple
 
 
-def not_psd(X, kernel):
-    """True when check_psd proves that `kernel`'s Gram matrix on X is not PSD (a certificate cᵀKc < 0). Only the
-    kernels that can fail Mercer's condition are checked: sigmoid, and a polynomial with a negative constant r."""
-    if kernel.name == "sigmoid" or (kernel.name == "poly" and kernel.coef0 < 0):
-        return not check_psd(kernel.function()(X)).is_psd
-    return False
-
-
 def _features(setup):
     """φ applied to points: the explicit map, the identity (φ(x) = x), or None (kernel space: no φ is built)."""
     if setup.space == "kernel":
@@ -167,7 +159,7 @@ def solve(X, y, test, setup):
         test_accuracy=float(np.mean(dual.predict(F_test) == test[1])) if test else None,
         n_sv=int(dual.support_.size), status=kkt.status, yf=kkt.margin, violation=kkt.violation,
         max_violation=float(kkt.max_violation), n_iter=int(dual.n_iter_), converged=bool(dual.converged_),
-        psd_violated=bool(dual.psd_violated_) or (phi is None and not_psd(X, setup.kernel)),
+        psd_violated=bool(dual.psd_violated_) or (phi is None and fails_mercer(setup.kernel, X)),
         Z=dual.decision_function(F_grid).reshape(shape),
         snapshot_t=dual.history_["snapshot_t"], snapshot_alpha=dual.history_["alpha"], snapshot_b=dual.history_["b"],
         working_set=tuple(dual.history_["working_set"]), active_set=dual.history_["active_set"]), tuple(messages))

@@ -383,3 +383,13 @@ def test_positive_definite_gram_matrices_are_not_called_zero_up_to_rounding():
             assert "positive definite" in check.reason and "up to rounding" not in check.reason
         else:
             assert "0 up to rounding" in check.reason and "singular" in check.reason
+
+
+def test_fails_mercer_checks_only_kernels_that_can_fail_and_agrees_with_eigvalsh():
+    X = np.random.default_rng(3).normal(size=(40, 2))
+    for spec in (kernels.KernelSpec("sigmoid", 3.16, coef0=-0.75), kernels.KernelSpec("sigmoid", 0.01, coef0=1.0),
+                 kernels.KernelSpec("poly", 1.0, 3, -1.0)):
+        lam_min = np.linalg.eigvalsh(spec.function()(X))[0]
+        assert mercer.fails_mercer(spec, X) == (not mercer.check_psd(spec.function()(X)).is_psd)
+        assert not mercer.fails_mercer(spec, X) or lam_min < 0
+    assert not mercer.fails_mercer(kernels.KernelSpec("rbf", 1.0), X)
