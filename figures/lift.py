@@ -107,6 +107,7 @@ def notes_circle_trace():
     )
 
 
-def back_figure(xs, ys, Z, X, y):
-    """The max-margin decision function Z over the plane (from the lifted coordinates) and the notes' circle."""
-    return decision_figure(xs, ys, Z, X, y, overlays=[notes_circle_trace()])
+def back_figure(xs, ys, Z, X, y, *, own=None):
+    """The max-margin decision function Z over the plane (from the lifted coordinates) and the notes' circle;
+    own: the student's points (decision_figure)."""
+    return decision_figure(xs, ys, Z, X, y, overlays=[notes_circle_trace()], own=own)

@@ -136,7 +136,7 @@ def _rings(X, alpha, hit):
     )
 
 
-def perceptron_figure(xs, ys, Z, X, y, alpha, *, title=None, height=440, replay=None):
+def perceptron_figure(xs, ys, Z, X, y, alpha, *, title=None, height=440, replay=None, own=None):
     """The perceptron's f = Σ α_i y_i K(x_i, ·) with each point that caused mistakes ringed, ring size ∝ √α_i.
 
     replay: (Z (S, len(ys), len(xs)), labels, alphas (S, n)) at the end of some epochs, the last being Z's:
@@ -156,7 +156,7 @@ def perceptron_figure(xs, ys, Z, X, y, alpha, *, title=None, height=440, replay=
     # the perceptron has no margin: f = ±1 are level lines of f, not margins
     return decision_figure(xs, ys, Z, X, y, title=title, height=height, overlays=[_rings(X, alpha, hit)],
                            line_names=("f = 0 (decision boundary)", "f = ±1 (level lines; no margin here)"),
-                           frames=frames)
+                           frames=frames, own=own)
 
 
 def mistakes_figure(mistakes, *, height=220):

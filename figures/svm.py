@@ -62,7 +62,7 @@ def _pair_xy(X, working_set):
 
 
 def primal_dual_figure(xs, ys, Z_dual, X, y, *, Z_primal=None, free_sv=None, bounded_sv=None, title=None,
-                       replay=None):
+                       replay=None, own=None):
     """The dual's decision figure (field, f = 0, ±1, ringed support vectors) with the primal's f = 0 on top.
 
     replay: (Z (S, len(ys), len(xs)), labels, working_sets) at SMO's snapshots, the last being Z_dual's
@@ -88,4 +88,4 @@ def primal_dual_figure(xs, ys, Z_dual, X, y, *, Z_primal=None, free_sv=None, bou
         (zero,) = level_sets(xs, ys, Z_primal, (0.0,))
         overlays.append(line_trace(zero, name="primal f = 0", color=PRIMAL_COLOR, width=3, dash="dot"))
     return decision_figure(xs, ys, Z_dual, X, y, free_sv=free_sv, bounded_sv=bounded_sv, title=title,
-                           overlays=overlays, frames=frames)
+                           overlays=overlays, frames=frames, own=own)

@@ -55,7 +55,7 @@ def lesson():
     with left:
         page.chart(lift_3d(y, lift, fit), key="cl_lift3d")
     with right:
-        page.boundary_chart(back_figure(fit.xs, fit.ys, fit.Z, X, y), key="cl_back")
+        page.boundary_chart(back_figure(fit.xs, fit.ys, fit.Z, X, y, own=data.own_points()), key="cl_back")
 
     if lift == "circle":
         st.caption("Every lifted point has φ₀ = 1, so the data is a flat sheet at height 1; each plane w·φ = 0 "

@@ -134,7 +134,8 @@ def lesson():
         page.boundary_chart(primal_dual_figure(s.xs, s.ys, d.Z, X, y, Z_primal=p.Z if p else None,
                                                free_sv=np.flatnonzero(d.status == "free SV"),
                                                bounded_sv=np.flatnonzero(d.status == "bounded SV"),
-                                               replay=(run.Z, run.labels, run.working_set)), key="pd_boundary")
+                                               replay=(run.Z, run.labels, run.working_set), own=data.own_points()),
+                            key="pd_boundary")
     with right:
         st.markdown("**α per training point** against the box 0 ≤ α ≤ C")
         page.chart(alpha_bars(d.alpha, y, setup.C, height=460, snapshots=d.snapshot_alpha, labels=run.labels),

@@ -113,7 +113,7 @@ def formula_tab(X, y, Xs, ys):
         svm = fit_formula_svm(X, y, expr, params, widgets.log_slider("C (box constraint)", "mc_C"))
         page.warnings(svm.warnings)
         page.boundary_chart(decision_figure(svm.xs, svm.ys, svm.Z, X, y, free_sv=svm.free_sv,
-                                            bounded_sv=svm.bounded_sv), key="mc_svm")
+                                            bounded_sv=svm.bounded_sv, own=data.own_points()), key="mc_svm")
         page.metrics({"support vectors": svm.n_sv, "training error": f"{svm.train_error:.1%}",
                       "b (intercept)": f"{svm.b:.6g}", "dual objective Σα − ½αᵀGα": f"{svm.objective:.6g}"})
 

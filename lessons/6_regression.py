@@ -107,7 +107,8 @@ def logistic_section():
     with left:
         st.caption("Colour: the logit f(x). Solid line: f = 0, P = ½. "
                    "Dashed lines: f = ±1, P(y = +1 | x) ≈ 0.73 and 0.27.")
-        page.boundary_chart(boundary_fig(r.xs, r.ys, r.Z, X, y, line_names=LOGISTIC_LINES), key="rgl_boundary")
+        page.boundary_chart(boundary_fig(r.xs, r.ys, r.Z, X, y, line_names=LOGISTIC_LINES, own=data.own_points()),
+                            key="rgl_boundary")
     with right:
         st.caption("Gradient descent on β lowers J(β) at every step.")
         page.chart(history_fig(r.t, {"J(β)": (r.objective, None)}, ytitle="J(β) (log scale)",

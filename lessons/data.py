@@ -30,12 +30,17 @@ def load(name, n, noise, seed, points, only_mine):
     return check_X_y(X, y)
 
 
+def own_points():
+    """The student's own points [(x1, x2, label)], as decision plots draw them."""
+    return st.session_state.get("user_points", ())
+
+
 def training_data(dataset=None):
     """(X, y) from the sidebar: its dataset (or `dataset`, drawn with the sidebar's n, noise and seed) plus the
     student's points; stops the page with the message when there is nothing to train on."""
     s = st.session_state
     try:
-        return load(dataset or s["dataset"], s["n"], s["noise"], s["seed"], s.get("user_points", ()),
+        return load(dataset or s["dataset"], s["n"], s["noise"], s["seed"], own_points(),
                     s.get("only_mine", False))
     except ValueError as exc:
         show_error(exc)

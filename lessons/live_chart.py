@@ -154,11 +154,10 @@ def _on_event(key, n_own, new_class, handle):
 
 
 def boundary_chart(fig, *, key, own, new_class, on_event):
-    """Draw a decision plot (figure spec dict or go.Figure) in place; clicks, drags and double-clicks on it
-    become ChartEvents. `own`: the student's points (their count bounds the indices); `new_class`: the class a
-    click adds (+1 or −1; shift-click adds the other). `on_event(event)` runs as a widget callback, before the
+    """Draw a decision plot (a go.Figure that draws the student's points as its OWN_POINTS trace) in place;
+    clicks, drags and double-clicks on it become ChartEvents. `own`: the student's points (their count bounds
+    the indices); `new_class`: the class a click adds (+1 or −1; shift-click adds the other). `on_event(event)` runs as a widget callback, before the
     script reruns, so everything drawn in that rerun already shows the change. Returns the event or None."""
-    figure_json = pio.to_json(fig, validate=False) if isinstance(fig, dict) else _figure_json(fig)
-    result = _component(key=key, data=message(figure_json, mode="boundary", own=OWN_POINTS),
+    result = _component(key=key, data=message(_figure_json(fig), mode="boundary", own=OWN_POINTS),
                         on_event_change=functools.partial(_on_event, key, len(own), new_class, on_event))
     return parse_event(result.event, n_own=len(own), new_class=new_class)

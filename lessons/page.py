@@ -11,7 +11,6 @@ import functools
 import pyarrow as pa
 import streamlit as st
 
-from figures.boundary import OWN_POINTS, own_points_trace
 from lessons import live_chart, sidebar
 
 _RERUN_APP = "_rerun_app"
@@ -95,15 +94,9 @@ def _apply_event(event):
 def boundary_chart(fig, key):
     """Draw a decision-boundary figure in place: a click adds a point of the sidebar's class where it lands
     (shift-click: the other class), dragging one of the student's points moves it, a double-click removes it.
-
-    The student's points are drawn as the figure's OWN_POINTS trace; a figure built without them gets it here.
-    """
-    own = sidebar.user_points()
-    spec = fig.to_dict()
-    if own and not any(trace.get("name") == OWN_POINTS for trace in spec["data"]):
-        fig = {**spec, "data": [*spec["data"], own_points_trace(own)]}
-    live_chart.boundary_chart(fig, key=key, own=own, new_class=int(st.session_state.get("new_class") or 1),
-                              on_event=_apply_event)
+    The figure draws the student's points itself (decision_figure(..., own=data.own_points()), memoized with it)."""
+    live_chart.boundary_chart(fig, key=key, own=sidebar.user_points(),
+                              new_class=int(st.session_state.get("new_class") or 1), on_event=_apply_event)
 
 
 def code(title, source, text=None, columns=None, **table_kwargs):

@@ -14,7 +14,7 @@ from kernel_core import dual
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.svm import DualSVM, PrimalSVM
-from pageutil import decode, farthest, figures, frame_data, metrics, open_page, page_data, table
+from pageutil import chart, decode, farthest, figures, frame_data, metrics, open_page, page_data, table
 
 PAGE = "lessons/3_primal_dual.py"
 DUAL_TOL = 1e-9   # the page's SMO tolerance
@@ -265,3 +265,13 @@ def test_boundary_and_alphas_replay_smo_from_its_snapshots_ending_on_the_drawn_f
         np.testing.assert_array_equal(decode(frame_data(bars, 0)[trace]["y"]), 0.0)
         np.testing.assert_array_equal(decode(frame_data(bars, len(frames) - 1)[trace]["y"]),
                                       decode(bars["data"][trace]["y"]))
+
+
+@pytest.mark.parametrize("page, key", [(PAGE, "pd_boundary"), ("lessons/2_circle_lift.py", "cl_back"),
+                                       ("lessons/4_pegasos.py", "pg_boundary"), ("lessons/4_pegasos.py", "pg_perceptron"),
+                                       ("lessons/6_regression.py", "rgl_boundary")])
+def test_decision_plots_draw_the_students_points_as_their_own_trace(page, key):
+    own = ((0.25, 0.5, 1), (-0.5, 0.75, -1))
+    traces = [t for t in chart(open_page(page, state={"user_points": own}), key)["data"] if t.get("name") == "your points"]
+    assert len(traces) == 1
+    np.testing.assert_allclose(np.c_[decode(traces[0]["x"]), decode(traces[0]["y"])], [p[:2] for p in own])
