@@ -178,13 +178,18 @@ def frame_label(t, working_set, active_set):
 
 @memo(max_entries=8)
 def replay(X, y, test, setup):
-    """SMO's run as f on the plot grid at each snapshot: K(grid, X) once, then one product per snapshot."""
+    """SMO's run as f on the plot grid at each snapshot: with φ built, w = Σ αᵢyᵢφ(xᵢ) per snapshot and f = φ·w;
+    else K(grid, X) once (only the points some snapshot uses), then one product per snapshot."""
     d = solve(X, y, test, setup).dual
     grid = make_grid(X, n=GRID_POINTS)
     phi = _features(setup)
-    # the dual's kernel: setup.kernel on X, or the linear kernel on the features Φ
-    K = setup.kernel.function()(grid.points, X) if phi is None else phi(grid.points) @ phi(X).T
-    Z = (d.snapshot_alpha * y) @ K.T + d.snapshot_b[:, None]
+    coef = d.snapshot_alpha * y
+    if phi is None:
+        used = np.flatnonzero(np.any(coef != 0, axis=0))
+        Z = coef[:, used] @ setup.kernel.function()(grid.points, X[used]).T
+    else:
+        Z = (coef @ phi(X)) @ phi(grid.points).T
+    Z = Z + d.snapshot_b[:, None]
     return Replay(Z=Z.astype(np.float32).reshape(-1, grid.y.size, grid.x.size),
                   labels=tuple(frame_label(t, w, a) for t, w, a in zip(d.snapshot_t, d.working_set, d.active_set)),
                   working_set=d.working_set)
