@@ -2,7 +2,7 @@
 
 The decision function f is drawn as a diverging colour field centred at f = 0 (white), with the
 boundary f = 0 (solid) and the margins f = ±1 (dashed) as lines traced on the server through the same
-grid values the model produced (kernel_core.grid.level_lines). Classes keep the same colours on every
+grid values the model produced (figures.contours.level_lines). Classes keep the same colours on every
 page; support vectors are ringed, free and bounded ones told apart.
 
 Drawing cost in the browser decided the shape (headless Chromium, Plotly.react of the Pegasos figure,
@@ -18,7 +18,7 @@ element can let them be dragged and removed.
 import numpy as np
 
 from figures import figure, plot_values
-from kernel_core.grid import level_lines
+from figures.contours import level_lines
 
 # dark class colours on a light field, so a point stays visible on its own side of the boundary
 CLASS_COLORS = {-1: "#08519c", 1: "#b2182b"}
@@ -75,7 +75,7 @@ def _thinned(n, stride):
 
 
 def level_sets(xs, ys, Z, levels, *, max_points=MAX_LINE_POINTS):
-    """[(x, y)] of the lines Z = level for each level, as float32 with NaN breaks (kernel_core's level_lines).
+    """[(x, y)] of the lines Z = level for each level, as float32 with NaN breaks (figures.contours).
 
     A very wiggly Z is traced on every 2nd, 4th... grid line (always with the last), so that all the lines
     together stay under max_points points and breaks: a line has one point per crossed cell edge, and
