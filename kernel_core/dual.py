@@ -37,6 +37,7 @@ from .smo import TAU, _coordinate_descent, _smo
 from .validation import check_array
 
 CACHE_BYTES = 256 << 20   # memory for cached kernel rows
+WHOLE_GRAM_N = 1_000      # up to this many points, the first row asked for brings all of K in one kernel call
 POLISH_FROM = 1e-2        # SMO's first target gap when tol is smaller
 POLISH_STEP = 0.1         # each later target is this times the one before
 POLISH_MAX_FREE = 2_000   # a face with more free alphas is not solved directly (O(|F|³))
@@ -52,18 +53,28 @@ SNAPSHOTS = 30            # most snapshots a fit keeps in history_
 
 
 class KernelRows:
-    """Rows K[i, :] computed on demand and kept (first in, first out) within CACHE_BYTES."""
+    """Rows K[i, :] computed on demand and kept (first in, first out) within CACHE_BYTES.
+
+    A small problem computes all of K at the first row: one (n, n) call costs less than the ~n rows SMO asks
+    for one at a time (lesson 4's 100 points: 74 calls of (1, 100), 0.2 ms each, against one of 0.3 ms)."""
 
     def __init__(self, k, X):
         self.k, self.X = k, X
         self.rows = {}
         self.capacity = max(2, CACHE_BYTES // (8 * X.shape[0]))
+        self.whole = None
 
     def block(self, idx):
-        """K[idx, :] (not cached), checked (kernels.checked_gram)."""
+        """K[idx, :] (not cached unless all of K is), checked (kernels.checked_gram)."""
+        if self.whole is None and self.X.shape[0] <= WHOLE_GRAM_N:
+            self.whole = checked_gram(self.k, self.X, self.X)
+        if self.whole is not None:
+            return self.whole[idx]
         return checked_gram(self.k, self.X[idx], self.X)
 
     def __call__(self, i):
+        if self.X.shape[0] <= WHOLE_GRAM_N:
+            return self.block(i)
         row = self.rows.get(i)
         if row is None:
             if len(self.rows) >= self.capacity:
@@ -74,6 +85,8 @@ class KernelRows:
     def diagonal(self, block=64):
         """K_ii from small diagonal blocks: one kernel call per block, works for any callable."""
         n = self.X.shape[0]
+        if n <= WHOLE_GRAM_N:
+            return np.diag(self.block(slice(None))).copy()
         return np.concatenate([np.diag(checked_gram(self.k, self.X[s:s + block], self.X[s:s + block]))
                                for s in range(0, n, block)])
 
