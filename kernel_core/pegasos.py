@@ -84,26 +84,24 @@ class KernelPegasos:
         rows, alphas, alphas_avg = [], [], []
 
         beta = np.zeros(n)
-        Kbeta = np.zeros(n)        # Kβ^t, kept current with one column per update
+        Kbeta = np.zeros(n)        # Kβ^t, kept current with one row of K per update (K is symmetric)
         bKb = 0.0                  # β^tᵀKβ^t, kept current in O(1) per update
-        alpha_sum = np.zeros(n)    # Σ_{s≤t} α^s, up to the steps still pending
-        Kalpha_sum = np.zeros(n)   # Σ_{s≤t} Kα^s, likewise
-        # β stays put between updates, so Σ α^s over such a run is (Σ 1/(λs)) β: the two sums take
-        # that total when β is about to change or they are read, not one O(n) update per step
-        pending = 0.0
+        # Σ_{s≤t} α^s = P_t β^t − c with P_t = Σ_{s≤t} 1/(λs): an update β_i += y_i at step u adds y_i to every
+        # later β^s, so it adds y_i (P_t − P_u) to the sum, and c_i collects the y_i P_u: O(1) per update, and
+        # Σ_s Kα^s = P_t Kβ^t − Kc only where it is read
+        P = 0.0
+        c = np.zeros(n)
+        ys, steps, K_diag = y.tolist(), idx.tolist(), np.diag(K).tolist()
         for t in range(1, T + 1):
-            i = idx[t - 1]
+            i = steps[t - 1]
             scale = 1.0 / (lam * t)            # α^t = β^t / (λt)
-            pending += scale
-            margin = y[i] * Kbeta[i] * scale   # y_i Σ_j α^t_j K(x_j, x_i), condition (6)
+            P += scale
+            margin = ys[i] * Kbeta.item(i) * scale   # y_i Σ_j α^t_j K(x_j, x_i), condition (6)
             updated = margin < 1.0
-            if record[t] or snap[t] or updated:
-                alpha_sum += pending * beta
-                Kalpha_sum += pending * Kbeta
-                pending = 0.0
             if record[t]:
+                alpha_sum = P * beta - c
                 f_last = scale * Kbeta
-                f_avg = Kalpha_sum / t
+                f_avg = (P * Kbeta - K @ c) / t
                 hinge_last = np.maximum(0.0, 1.0 - y * f_last).mean()
                 hinge_avg = np.maximum(0.0, 1.0 - y * f_avg).mean()
                 rows.append((t, i, margin, updated,
@@ -112,15 +110,16 @@ class KernelPegasos:
                              int(np.count_nonzero(y * f_last < 1.0))))
             if snap[t]:
                 alphas.append(scale * beta)
-                alphas_avg.append(alpha_sum / t)
+                alphas_avg.append((P * beta - c) / t)
             if updated:
                 # (β + y_i e_i)ᵀK(β + y_i e_i) = βᵀKβ + 2 y_i (Kβ)_i + K_ii
-                bKb += 2.0 * y[i] * Kbeta[i] + K[i, i]
-                Kbeta += y[i] * K[:, i]
-                beta[i] += y[i]
+                bKb += 2.0 * ys[i] * Kbeta.item(i) + K_diag[i]
+                Kbeta += ys[i] * K[i]
+                beta[i] += ys[i]
+                c[i] += ys[i] * P
 
         self.X_fit_ = X
-        self.alpha_ = alpha_sum / T
+        self.alpha_ = (P * beta - c) / T
         self.alpha_last_ = alphas[-1]  # step T is always snapshotted, before its update
         self.beta_ = beta
         self.n_iter_ = T
