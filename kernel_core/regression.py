@@ -68,19 +68,42 @@ def _resolve_eta(eta, limit):
     return check_positive(eta, "eta")
 
 
-def _descend(params, step, objective, T, eta, limit, what):
+def affine_powers(A, b, k):
+    """(A^k, (I + A + … + A^{k−1}) b): k steps of x ← A x + b taken at once, x_k = A^k x_0 + that vector.
+
+    By binary doubling, log₂ k matrix products: a batch gradient step on a quadratic is such a map, and jumping
+    from one recorded step to the next costs two of those products instead of one pass per step in Python.
+    """
+    n = A.shape[0]
+    power, total = np.eye(n), np.zeros(n)           # the steps taken so far: A^m and (Σ_{j<m} A^j) b
+    square, square_sum = A, b                        # A^(2^r) and (Σ_{j<2^r} A^j) b
+    while k:
+        if k & 1:
+            power, total = square @ power, square @ total + square_sum
+        k >>= 1
+        if k:
+            square_sum = square @ square_sum + square_sum
+            square = square @ square
+    return power, total
+
+
+def _descend(params, step, objective, T, eta, limit, what, affine=None):
     """Apply step(params, t) in place for t = 0..T−1, recording the objective and params; returns the recorded
     steps, objectives and params, and whether the run diverged.
+
+    affine: (A, b) when every step is params ← A params + b (batch gradient descent on a quadratic): the run
+    then goes from one recorded step to the next in one jump (affine_powers), equal to the steps up to
+    rounding.
 
     A recorded objective above _BLOWUP times the start (or not finite) means the run diverged since the last
     record: that stretch is replayed step by step (step(params, t) depends on t alone, so it repeats exactly),
     each step recorded until the blow-up, and the run stops there with a warning that quotes limit(), the
     stable step bound. Every recorded objective and params is finite.
     """
-    record = np.zeros(T + 1, dtype=bool)
-    record[even_steps(0, T, HISTORY_POINTS)] = True
+    recorded = even_steps(0, T, HISTORY_POINTS)
     start = objective(params)
     steps, values, snapshots = [0], [start], [params.copy()]
+    jumps = {}
 
     def keep(t):
         value = objective(params)
@@ -93,13 +116,18 @@ def _descend(params, step, objective, T, eta, limit, what):
 
     # overflow is caught through the objective, with a message instead of a numpy warning
     with np.errstate(over="ignore", invalid="ignore"):
-        for t in range(1, T + 1):
-            step(params, t - 1)
-            if not record[t]:
-                continue
+        for before, t in zip(recorded[:-1], recorded[1:]):
+            if affine is None:
+                for u in range(before, t):
+                    step(params, u)
+            else:
+                if t - before not in jumps:
+                    jumps[t - before] = affine_powers(*affine, t - before)
+                power, shift = jumps[t - before]
+                params[:] = power @ params + shift
             value = objective(params)
-            if np.isfinite(value) and value <= _BLOWUP * start:
-                steps.append(t)
+            if np.isfinite(value) and value <= _BLOWUP * start and np.all(np.isfinite(params)):
+                steps.append(int(t))
                 values.append(value)
                 snapshots.append(params.copy())
                 continue
@@ -162,15 +190,18 @@ class LMS:
             def step(theta, t):
                 i = order[t]
                 theta += eta * (y[i] - Phi[i] @ theta) * Phi[i]
+            affine = None
         else:
             def step(theta, t):
                 theta += eta * (Phi.T @ (y - Phi @ theta))
+            # θ ← (I − ηΦᵀΦ) θ + ηΦᵀy
+            affine = (np.eye(p) - eta * (Phi.T @ Phi), eta * (Phi.T @ y))
 
         def loss(theta):
             r = y - Phi @ theta
             return 0.5 * (r @ r)
 
-        steps, losses, thetas, self.diverged_ = _descend(np.zeros(p), step, loss, T, eta, limit, "LMS")
+        steps, losses, thetas, self.diverged_ = _descend(np.zeros(p), step, loss, T, eta, limit, "LMS", affine)
         self.theta_, self.eta_ = thetas[-1], eta
         self.history_ = {"t": steps, "loss": losses, "theta": thetas}
         return self
@@ -257,15 +288,19 @@ class KernelLMS(_KernelModel):
             def step(beta, t):
                 i = order[t]
                 beta[i] += eta * (y[i] - K[i] @ beta)   # K symmetric: K[i] @ β = Σ_j β_j K_ji
+            affine = None
         else:
             def step(beta, t):
                 beta += eta * (y - K @ beta)
+            # β ← (I − ηK) β + ηy
+            affine = (np.eye(K.shape[0]) - eta * K, eta * y)
 
         def loss(beta):
             r = y - K @ beta
             return 0.5 * (r @ r)
 
-        steps, losses, betas, self.diverged_ = _descend(np.zeros(X.shape[0]), step, loss, T, eta, limit, "Kernel LMS")
+        steps, losses, betas, self.diverged_ = _descend(np.zeros(X.shape[0]), step, loss, T, eta, limit, "Kernel LMS",
+                                                        affine)
         self.beta_, self.eta_ = betas[-1], eta
         self.history_ = {"t": steps, "loss": losses, "beta": betas}
         return self
@@ -370,8 +405,20 @@ class KernelLogisticRegression(_KernelModel):
 
         eta = _resolve_eta(self.eta, limit)
 
+        # the step below in place, with σ(s) = (1 + tanh(s/2))/2: one transcendental per point and no new arrays,
+        # half the time of the plain expression (a step is ~10 numpy calls on n numbers)
+        f = np.empty(X.shape[0])
+        half_y, decay, half_eta_y = -0.5 * y, 1.0 - eta * lam, 0.5 * eta * y
+
         def step(beta, t):
-            beta += eta * (y * _sigmoid(-y * (K @ beta)) - lam * beta)
+            # β ← (1 − ηλ) β + η y ∘ σ(−y ∘ Kβ)
+            np.dot(K, beta, out=f)
+            np.multiply(f, half_y, out=f)
+            np.tanh(f, out=f)
+            np.add(f, 1.0, out=f)
+            np.multiply(f, half_eta_y, out=f)
+            np.multiply(beta, decay, out=beta)
+            np.add(beta, f, out=beta)
 
         def objective(beta):
             f = K @ beta

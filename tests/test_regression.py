@@ -15,6 +15,7 @@ from kernel_core.regression import (
     KernelLMS,
     KernelLogisticRegression,
     KernelRidge,
+    affine_powers,
     max_stable_eta,
 )
 
@@ -182,6 +183,37 @@ def test_eta_just_below_the_batch_limit_does_not_raise():
     eta = 0.999 * max_stable_eta(rbf_kernel(x[:, None]))
     loss = KernelLMS("rbf", eta=eta, n_iter=2000).fit(x, y).history_["loss"]
     assert np.all(np.isfinite(loss)) and loss[-1] < loss[0]
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3, 7, 8, 50, 257])
+def test_affine_powers_take_k_steps_of_x_to_ax_plus_b_at_once(k):
+    rng = np.random.default_rng(k)
+    A = 0.3 * rng.normal(size=(5, 5))
+    b, x = rng.normal(size=5), rng.normal(size=5)
+    looped = x.copy()
+    for _ in range(k):
+        looped = A @ looped + b
+    power, shift = affine_powers(A, b, k)
+    np.testing.assert_allclose(power @ x + shift, looped, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("T", [1, 99, 200, 1234])
+def test_batch_runs_record_the_iterates_of_a_literal_step_loop(T):
+    """Batch LMS and kernel LMS jump between recorded steps (affine_powers); the record must be the loop's."""
+    x, y = _house_prices()
+    K, Phi = rbf_kernel(x[:, None], gamma=5.0), CUBIC.phi(x)
+    kernel_model = KernelLMS("rbf", gamma=5.0, n_iter=T).fit(x, y)
+    lms = LMS(n_iter=T).fit(Phi, y)
+    for model, params, update in ((kernel_model, "beta", lambda b: b + kernel_model.eta_ * (y - K @ b)),
+                                  (lms, "theta", lambda th: th + lms.eta_ * (Phi.T @ (y - Phi @ th)))):
+        current, seen = np.zeros(model.history_[params].shape[1]), {0: None}
+        recorded = dict(zip(model.history_["t"].tolist(), model.history_[params]))
+        for t in range(1, T + 1):
+            current = update(current)
+            if t in recorded:
+                np.testing.assert_allclose(recorded[t], current, rtol=1e-9, atol=1e-12)
+                seen[t] = None
+        assert set(seen) == set(recorded) and T in recorded
 
 
 # --- kernel ridge -----------------------------------------------------------------------------
