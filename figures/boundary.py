@@ -18,7 +18,7 @@ element can let them be dragged and removed.
 import numpy as np
 
 from figures import figure, plot_values
-from figures.contours import level_lines
+from figures import contours
 
 # dark class colours on a light field, so a point stays visible on its own side of the boundary
 CLASS_COLORS = {-1: "#08519c", 1: "#b2182b"}
@@ -71,7 +71,8 @@ def own_points_trace(points):
 
 def _thinned(n, stride):
     """Every stride-th index of range(n), always with the last one, so the window stays covered."""
-    return np.unique(np.r_[0:n:stride, n - 1])
+    index = np.arange(0, n, stride)
+    return index if index[-1] == n - 1 else np.append(index, n - 1)
 
 
 def level_sets(xs, ys, Z, levels, *, max_points=MAX_LINE_POINTS):
@@ -91,7 +92,7 @@ def level_sets(xs, ys, Z, levels, *, max_points=MAX_LINE_POINTS):
         if 1.5 * crossings <= max_points or min(len(rows), len(cols)) <= 3:
             break
         stride *= 2
-    lines = (level_lines(np.asarray(xs)[cols], np.asarray(ys)[rows], sub, level) for level in levels)
+    lines = contours.level_sets(np.asarray(xs)[cols], np.asarray(ys)[rows], sub, levels)
     return [(lx.astype(np.float32), ly.astype(np.float32)) for lx, ly in lines]
 
 

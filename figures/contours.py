@@ -23,18 +23,28 @@ def level_lines(x, y, z, level=0.0):
     Returns (xs, ys): float64 arrays of the polylines' points, polylines separated by NaN (Plotly draws them as
     one trace with breaks); a closed curve repeats its first point at the end.
     """
+    (lines,) = level_sets(x, y, z, (level,))
+    return lines
+
+
+def level_sets(x, y, z, levels):
+    """[level_lines(x, y, z, level) for level in levels], from one pass over the grid's setup."""
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     z = np.asarray(z, dtype=np.float64)
     if x.ndim != 1 or y.ndim != 1 or z.shape != (len(y), len(x)) or len(x) < 2 or len(y) < 2:
         raise ValueError(f"level_lines needs axes x (m,), y (k,) with m, k >= 2 and z of shape (k, m); got x "
                          f"{x.shape}, y {y.shape}, z {z.shape}.")
-    if not np.isfinite(z).all():
-        z = np.ma.masked_invalid(z)
+    finite = np.isfinite(z)
+    if not finite.any():
+        return [(_EMPTY.copy(), _EMPTY.copy()) for _ in levels]
+    if not finite.all():
+        z = np.ma.masked_array(z, mask=~finite)
     # "serial" splits saddles by the cell's mean; corner_mask=False drops every cell with a masked corner
-    lines = contourpy.contour_generator(x, y, z, name="serial", corner_mask=False,
-                                        line_type=contourpy.LineType.ChunkCombinedNan)
-    (points,) = lines.lines(float(level))[0]
-    if points is None:
-        return _EMPTY.copy(), _EMPTY.copy()
-    return points[:, 0].copy(), points[:, 1].copy()
+    generator = contourpy.contour_generator(x, y, z, name="serial", corner_mask=False,
+                                            line_type=contourpy.LineType.ChunkCombinedNan)
+    out = []
+    for level in levels:
+        (points,) = generator.lines(float(level))[0]
+        out.append((_EMPTY.copy(), _EMPTY.copy()) if points is None else (points[:, 0].copy(), points[:, 1].copy()))
+    return out
