@@ -47,7 +47,7 @@ FLOOR_ULPS = 64           # see rounding_floor
 LSTSQ_WORK = 10           # a least-squares solve (SVD) costs about this many LU solves
 DIVERGED = 100            # a gap this many times its best so far, with rounding above tol, ends the run
 STEP_WORK = 128           # an SMO step costs about as much as STEP_WORK n flops of LU
-ROUND_STEPS = 1_000       # SMO steps of the first round (at least 2n)
+ROUND_STEPS = 200         # SMO steps of a round, at least (and at least 2n): a small problem reaches its polish soon
 SNAPSHOT_RATIO = 1.25     # a run records its iterate at steps growing by this factor (see the docstring)
 SNAPSHOTS = 30            # most snapshots a fit keeps in history_
 
