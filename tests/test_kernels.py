@@ -38,6 +38,18 @@ def test_exponential_kernel_uses_the_euclidean_norm():
     np.testing.assert_allclose(kernels.exponential_kernel(X, Y, gamma=0.5), expected, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("d", [1, 2, kernels.DIRECT_DIMS, kernels.DIRECT_DIMS + 1, 30])
+def test_distances_and_l1_are_those_of_exact_differences_in_few_and_many_dimensions(d):
+    rng = np.random.default_rng(d)
+    # far from the origin and close together, some pairs nearly equal: where an expansion loses digits
+    A = 3000.0 + rng.normal(scale=1e-3, size=(30, d))
+    B = np.vstack([A[:5] + 1e-9, 3000.0 + rng.normal(scale=1e-3, size=(20, d))])
+    diff = A[:, None, :] - B[None, :, :]
+    np.testing.assert_allclose(kernels.distances(A, B), np.sqrt((diff ** 2).sum(axis=2)), rtol=1e-9, atol=0)
+    np.testing.assert_allclose(kernels.laplacian_kernel(A, B, gamma=100.0), np.exp(-100.0 * np.abs(diff).sum(axis=2)),
+                               rtol=1e-12, atol=0)
+
+
 def test_default_gamma_is_one_over_n_features():
     np.testing.assert_allclose(kernels.rbf_kernel(X, Y), kernels.rbf_kernel(X, Y, gamma=1 / 3), rtol=0, atol=0)
 
