@@ -53,21 +53,22 @@ class KernelPerceptron:
         X, y = check_X_y(X, y)
         max_epochs = check_int(self.max_epochs, "max_epochs", low=1, high=MAX_EPOCHS)
         self._k = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
-        # row t of K.T holds K(x_i, x_t) for all i, read once per visit
-        Kt = np.ascontiguousarray(checked_gram(self._k, X, X).T)
+        K = checked_gram(self._k, X, X)
         n = X.shape[0]
 
         alpha = np.zeros(n, dtype=np.int64)
-        alpha_y = np.zeros(n)  # α_i y_i, kept in step with alpha
+        # f_t = Σ_i α_i y_i K(x_i, x_t) for every t, kept current: a mistake on t adds y_t K(x_t, ·), so a visit
+        # reads one number and only a mistake costs a pass over the data
+        f = np.zeros(n)
+        ys = y.tolist()
         mistakes, snapshots, log = [], [], []
         converged = False
         for epoch in range(1, max_epochs + 1):
             count = 0
             for t in range(n):
-                f = Kt[t] @ alpha_y
-                if y[t] * f <= 0.0:  # a mistake, f taken before the update
+                if ys[t] * f.item(t) <= 0.0:  # a mistake, f taken before the update
                     alpha[t] += 1
-                    alpha_y[t] += y[t]
+                    f += ys[t] * K[t]     # K symmetric: row t is K(x_t, x_i) for all i
                     count += 1
                     if len(log) < MISTAKE_LOG:
                         log.append((epoch, t))

@@ -74,6 +74,32 @@ def test_separable_data_converge_within_novikoff_bound(seed, gap):
     assert np.all(y * model.decision_function(X) > 0)
 
 
+@pytest.mark.parametrize("kernel,kw", [("rbf", {"gamma": 2.0}), ("poly", {"degree": 3, "coef0": 0.5}),
+                                       ("laplacian", {"gamma": 0.5})])
+def test_mistakes_are_those_of_the_literal_loop_with_f_recomputed_at_every_visit(kernel, kw):
+    """The fit keeps f current instead of recomputing Σ αᵢyᵢK(xᵢ, x_t) at each visit: same mistakes, same order."""
+    from sklearn.metrics.pairwise import pairwise_kernels
+
+    X, y = xor(60, noise=0.3, random_state=4)
+    model = KernelPerceptron(kernel, max_epochs=15, **kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        model.fit(X, y)
+    K = pairwise_kernels(X, metric={"poly": "polynomial"}.get(kernel, kernel), **{"gamma": 0.5, **kw})
+    alpha, log, per_epoch = np.zeros(len(y), dtype=int), [], []
+    for epoch in range(1, 16):
+        for t in range(len(y)):
+            if y[t] * (K[t] @ (alpha * y)) <= 0:
+                alpha[t] += 1
+                log.append((epoch, t))
+        per_epoch.append(alpha.copy())
+        if log and log[-1][0] != epoch:
+            break
+    np.testing.assert_array_equal(model.alpha_, alpha)
+    np.testing.assert_array_equal(model.history_["alpha"], per_epoch[:model.n_epochs_])
+    np.testing.assert_array_equal(model.history_["mistake_log"], np.array(log[:len(model.history_["mistake_log"])]))
+
+
 def test_xor_is_not_separable_linearly_and_warns_naming_max_epochs():
     with pytest.warns(RuntimeWarning, match="max_epochs=50"):
         model = KernelPerceptron("linear", max_epochs=50).fit(XOR_X, XOR_Y)
