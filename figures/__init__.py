@@ -55,9 +55,9 @@ def figure(data, layout, frames=None):
     return fig
 
 
-# plotly.js's names of the dtypes it decodes from base64 (plotly.py's _plotly_utils.utils.plotlyjsShortTypes)
-_TYPED = {"int8": "i1", "uint8": "u1", "int16": "i2", "uint16": "u2", "int32": "i4", "uint32": "u4",
-          "float32": "f4", "float64": "f8"}
+# plotly.js's names of the dtypes it decodes from base64 (plotly.py's _plotly_utils.utils.plotlyjsShortTypes), by
+# numpy's one-letter code (dtype.char: a C attribute; str(dtype) costs ~2 µs, a tenth of a small array's encoding)
+_TYPED = {"b": "i1", "B": "u1", "h": "i2", "H": "u2", "i": "i4", "I": "u4", "f": "f4", "d": "f8"}
 _NARROW = [np.int8, np.int16, np.int32]
 _NOT_TYPED = {"geojson", "layer", "layers", "range"}  # keys plotly.js reads as plain lists
 
@@ -65,10 +65,10 @@ _NOT_TYPED = {"geojson", "layer", "layers", "range"}  # keys plotly.js reads as 
 def _typed_array(a):
     """A numpy array as plotly.js's typed-array spec {dtype, bdata, shape}, as plotly.py's to_dict writes it
     (int64 narrowed to the smallest int type that holds it); other arrays become lists."""
-    if a.size and a.dtype == np.int64:
+    if a.size and a.dtype.kind == "i" and a.dtype.itemsize == 8:
         low, high = a.min(), a.max()
         a = next((a.astype(t) for t in _NARROW if np.iinfo(t).min <= low and high <= np.iinfo(t).max), a)
-    code = _TYPED.get(str(a.dtype))
+    code = _TYPED.get(a.dtype.char) if a.dtype.isnative else None
     if code is None or a.size == 0:
         return a.tolist()
     spec = {"dtype": code, "bdata": base64.b64encode(np.ascontiguousarray(a)).decode("ascii")}

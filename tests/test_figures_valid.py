@@ -72,3 +72,18 @@ def test_the_check_catches_what_validation_would_rewrite():
     assert made["layout"]["xaxis"]["title"] == {"text": "x"}
     with pytest.raises(ValueError):
         go.Figure(json.loads(figure([dict(type="scatter", x=[1], colour="red")], layout={}).to_json()))
+
+
+@pytest.mark.parametrize("array", [
+    [0.5, -1.25, 3.0], [[1.0, 2.0], [3.0, 4.0]], [1, 2, 3], [100_000, -7], [2 ** 40, 1], [True, False], [],
+], ids=["float", "2-d", "int8", "int32", "int64", "bool", "empty"])
+@pytest.mark.parametrize("dtype", [None, "float32"])
+def test_typed_arrays_write_what_plotlys_to_dict_writes(array, dtype):
+    import numpy as np
+    from _plotly_utils.utils import to_typed_array_spec
+
+    from figures import typed_arrays
+
+    a = np.array(array, dtype=dtype if dtype and np.asarray(array).dtype.kind == "f" else None)
+    theirs = to_typed_array_spec(a.copy())
+    assert typed_arrays({"x": a}) == {"x": theirs.tolist() if isinstance(theirs, np.ndarray) else theirs}
