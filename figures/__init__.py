@@ -12,6 +12,7 @@ the template travels in each figure's JSON: it is kept to the few layout keys th
 """
 
 import base64
+import functools
 
 import numpy as np
 import plotly.graph_objects as go
@@ -45,14 +46,31 @@ def figure(data, layout, frames=None):
     cached figure is not converted again on every draw. Frames (JSON-ready dicts) go into that dict
     only, not into go.Frame objects: 40 of those cost ~35 ms even unvalidated; their numpy arrays become
     base64 typed arrays there, as the traces' do in to_dict (the JSON encoder would write lists of numbers).
+
+    frames may also be a function that makes them: a replay of training on a decision plot (its f on the grid
+    and its level lines at every frame) costs more than the rest of the figure, and most slider moves are never
+    replayed. Then to_dict has no frames, and `deferred_frames(fig)` makes them (once) when the chart element
+    asks for them (lessons/live_chart.py: a student pressed Play).
     """
     data, layout = _titles(list(data)), {"template": TEMPLATE_SPEC, **_titles(layout)}
     fig = go.Figure(data=data, layout=layout, _validate=False)
     spec = {"data": typed_arrays(data), "layout": typed_arrays(layout)}
-    if frames:
+    if callable(frames):
+        fig._make_frames = functools.cache(lambda: typed_arrays(_titles(list(frames()))))
+    elif frames:
         spec["frames"] = typed_arrays(_titles(list(frames)))
     fig.to_dict = lambda: spec
     return fig
+
+
+def deferred_frames(fig):
+    """The frames of a figure made with frames=<function>, as to_dict would hold them; None for any other figure."""
+    make = getattr(fig, "_make_frames", None)
+    return None if make is None else make()
+
+
+def has_deferred_frames(fig):
+    return getattr(fig, "_make_frames", None) is not None
 
 
 # plotly.js's names of the dtypes it decodes from base64 (plotly.py's _plotly_utils.utils.plotlyjsShortTypes), by

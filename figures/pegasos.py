@@ -139,24 +139,26 @@ def _rings(X, alpha, hit):
 def perceptron_figure(xs, ys, Z, X, y, alpha, *, title=None, height=440, replay=None, own=None):
     """The perceptron's f = Σ α_i y_i K(x_i, ·) with each point that caused mistakes ringed, ring size ∝ √α_i.
 
-    replay: (Z (S, len(ys), len(xs)), labels, alphas (S, n)) at the end of some epochs, the last being Z's:
-    frames of the lines f = 0, ±1 and of the rings.
+    replay: a function returning (Z (S, len(ys), len(xs)), labels, alphas (S, n)) at the end of some epochs, the
+    last being Z's: frames of the lines f = 0, ±1 and of the rings, made when they are asked for (figures.figure).
     """
     hit = np.flatnonzero(np.asarray(alpha) > 0)
-    frames = None
-    if replay is not None:
-        Zs, labels, alphas = replay
-        frames = boundary_frames(xs, ys, list(Zs), labels)
-        rings_trace = 1 + len(LINE_TRACES) + 2   # after the field, the lines and the two classes
-        for frame, a in zip(frames, alphas):
+    rings_trace = 1 + len(LINE_TRACES) + 2   # after the field, the lines and the two classes
+
+    def frames():
+        Zs, labels, alphas = replay()
+        made = boundary_frames(xs, ys, list(Zs), labels)
+        for frame, a in zip(made, alphas):
             frame["traces"].append(rings_trace)
             # the whole marker: the chart element merges a frame's trace one level deep
             frame["data"].append({key: value for key, value in _rings(X, a, hit).items() if key in
                                   ("type", "customdata", "marker")})
+        return made
+
     # the perceptron has no margin: f = ±1 are level lines of f, not margins
     return decision_figure(xs, ys, Z, X, y, title=title, height=height, overlays=[_rings(X, alpha, hit)],
                            line_names=("f = 0 (decision boundary)", "f = ±1 (level lines; no margin here)"),
-                           frames=frames, own=own)
+                           frames=None if replay is None else frames, own=own)
 
 
 def mistakes_figure(mistakes, *, height=220):

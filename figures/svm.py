@@ -62,28 +62,33 @@ def _pair_xy(X, working_set):
 
 
 def primal_dual_figure(xs, ys, Z_dual, X, y, *, Z_primal=None, free_sv=None, bounded_sv=None, title=None,
-                       replay=None, own=None):
+                       replay=None, last_working_set=(), own=None):
     """The dual's decision figure (field, f = 0, ±1, ringed support vectors) with the primal's f = 0 on top.
 
-    replay: (Z (S, len(ys), len(xs)), labels, working_sets) at SMO's snapshots, the last being Z_dual's
-    iterate: frames of the lines f = 0, ±1 (figures.boundary.boundary_frames) with each snapshot's
-    working set ringed (the pair (i, j) that step moved; none for the start and active-set steps).
+    replay: a function returning (Z (S, len(ys), len(xs)), labels, working_sets) at SMO's snapshots, the last being
+    Z_dual's iterate: frames of the lines f = 0, ±1 (figures.boundary.boundary_frames) with each snapshot's
+    working set ringed (the pair (i, j) that step moved; none for the start and active-set steps), made when they
+    are asked for (figures.figure). last_working_set: the pair of the last snapshot, ringed on the figure itself.
     """
     X = np.asarray(X)
     overlays, frames = [], None
     if replay is not None:
-        Z, labels, working_sets = replay
-        x0, y0 = _pair_xy(X, working_sets[-1])
+        x0, y0 = _pair_xy(X, last_working_set)
         overlays.append(dict(type="scatter", x=x0, y=y0, mode="markers", name=PAIR_NAME, hoverinfo="skip",
                              marker=dict(symbol="circle-open", size=22, color=PAIR_COLOR,
                                          line=dict(width=3, color=PAIR_COLOR))))
         # decision_figure's traces before its overlays: the field, the three lines, the two classes, the rings
         pair_trace = 1 + len(LINE_TRACES) + 2 + sum(idx is not None and len(idx) > 0 for idx in (free_sv, bounded_sv))
-        frames = boundary_frames(xs, ys, list(Z), labels)
-        for frame, working_set in zip(frames, working_sets):
-            px, py = _pair_xy(X, working_set)
-            frame["traces"].append(pair_trace)
-            frame["data"].append(dict(type="scatter", x=px, y=py))
+
+        def frames():
+            Z, labels, working_sets = replay()
+            made = boundary_frames(xs, ys, list(Z), labels)
+            for frame, working_set in zip(made, working_sets):
+                px, py = _pair_xy(X, working_set)
+                frame["traces"].append(pair_trace)
+                frame["data"].append(dict(type="scatter", x=px, y=py))
+            return made
+
     if Z_primal is not None:
         (zero,) = level_sets(xs, ys, Z_primal, (0.0,))
         overlays.append(line_trace(zero, name="primal f = 0", color=PRIMAL_COLOR, width=3, dash="dot"))

@@ -8,7 +8,7 @@ from kernel_core.kernels import KernelSpec
 from lessons import data, page, widgets
 from lessons.compute_feature_maps import map_label
 from lessons.compute_primal_dual import (DUAL_TOL, GAP_TOL, SKLEARN_HARD_C, SOLVER_SOURCE, Setup, alpha_bars,
-                                         comparison, libsvm, margin, primal_dual_figure, replay, solve)
+                                         comparison, dual_figure, libsvm, margin, snapshot_labels, solve)
 
 SPACE_LABELS = {"linear": "φ(x) = x", "explicit": "explicit φ(x)", "kernel": "any kernel (dual only)"}
 LFD_PRESET = {"dataset": "lfd_toy", "only_mine": False, "pd_space": "linear", "pd_offset": True, "pd_hard": True}
@@ -124,21 +124,17 @@ def lesson():
                                       "decimals.",
              "E_cv ≤ #SV/N": "Learning From Data: the leave-one-out error E_cv is at most (#support vectors) / N."})
 
-    run = replay(X, y, data.test_data(), setup)
-    st.caption(f"▶ Play replays the dual's {d.n_iter:,} steps at {len(run.labels)} log-spaced snapshots, what each "
+    labels = snapshot_labels(d)
+    st.caption(f"▶ Play replays the dual's {d.n_iter:,} steps at {len(labels)} log-spaced snapshots, what each "
                "step moved ringed in orange (SMO's pair (i, j); one α without offset). An active-set step solves "
                "the KKT system of the support found so far: it moves many α at once.")
     left, right = st.columns([3, 2])
     with left:
         st.markdown("**Dual decision function** f(x) = Σ αᵢyᵢK(xᵢ, x) + b, margins f = ±1")
-        page.boundary_chart(primal_dual_figure(s.xs, s.ys, d.Z, X, y, Z_primal=p.Z if p else None,
-                                               free_sv=np.flatnonzero(d.status == "free SV"),
-                                               bounded_sv=np.flatnonzero(d.status == "bounded SV"),
-                                               replay=(run.Z, run.labels, run.working_set), own=data.own_points()),
-                            key="pd_boundary")
+        page.boundary_chart(dual_figure(X, y, data.test_data(), setup, data.own_points()), key="pd_boundary")
     with right:
         st.markdown("**α per training point** against the box 0 ≤ α ≤ C")
-        page.chart(alpha_bars(d.alpha, y, setup.C, height=460, snapshots=d.snapshot_alpha, labels=run.labels),
+        page.chart(alpha_bars(d.alpha, y, setup.C, height=460, snapshots=d.snapshot_alpha, labels=labels),
                    key="pd_alpha")
     st.markdown("**KKT conditions, point by point**: α = 0 needs y·f ≥ 1 (non-SV), 0 < α < C needs y·f = 1 "
                 "(free SV, on the margin), α = C needs y·f ≤ 1 (bounded SV, on or inside the margin).")

@@ -161,27 +161,34 @@ def _replay_at(n):
 @memo(max_entries=64)
 def pegasos_replay_figure(X, y, kernel, lam, T, seed, k, iterate, own):
     """The decision plot at snapshot k, with frames replaying the run up to it: f = K(grid, X) α at about
-    REPLAY_FRAMES snapshots of α̂_t (iterate "avg") or α^t ("last"), one matrix-vector product each; own: the
-    student's points."""
+    REPLAY_FRAMES snapshots of α̂_t (iterate "avg") or α^t ("last"), one matrix-vector product each, made when a
+    student asks for them (figures.figure); own: the student's points."""
     surface = pegasos_surface(X, y, kernel, lam, T, seed, k, iterate)
-    model = _pegasos(X, y, kernel, lam, T, seed)
-    snapshots = model.history_["alpha_avg" if iterate == "avg" else "alpha"]
-    _, gram = _grid_gram(X, kernel)
-    at = _replay_at(k + 1)
-    Z = (snapshots[at] @ gram.T).reshape(-1, surface.ys.size, surface.xs.size)
-    frames = boundary.boundary_frames(surface.xs, surface.ys, list(Z),
-                                      [f"t = {model.history_['snapshot_t'][i]}" for i in at])
+
+    def frames():
+        model = _pegasos(X, y, kernel, lam, T, seed)
+        snapshots = model.history_["alpha_avg" if iterate == "avg" else "alpha"]
+        _, gram = _grid_gram(X, kernel)
+        at = _replay_at(k + 1)
+        Z = (snapshots[at] @ gram.T).reshape(-1, surface.ys.size, surface.xs.size)
+        return boundary.boundary_frames(surface.xs, surface.ys, list(Z),
+                                        [f"t = {model.history_['snapshot_t'][i]}" for i in at])
+
     return boundary.decision_figure(surface.xs, surface.ys, surface.Z, X, y, frames=frames, own=own)
 
 
 @memo(max_entries=32)
 def perceptron_replay_figure(X, y, kernel, max_epochs, own):
     """The perceptron's decision plot with frames of its f and mistake counts at the end of about
-    REPLAY_FRAMES epochs (the last one's is the plot's own); own: the student's points."""
+    REPLAY_FRAMES epochs (the last one's is the plot's own), made when a student asks for them; own: the
+    student's points."""
     p = fit_perceptron(X, y, kernel, max_epochs)
-    _, gram = _grid_gram(X, kernel)
-    at = _replay_at(p.n_epochs)
-    alphas = p.epoch_alpha[at]
-    Z = ((alphas * y) @ gram.T).reshape(-1, p.surface.ys.size, p.surface.xs.size)
-    return pegasos.perceptron_figure(p.surface.xs, p.surface.ys, p.surface.Z, X, y, p.alpha,
-                                     replay=(Z, [f"epoch {e + 1}" for e in at], alphas), own=own)
+
+    def replay():
+        _, gram = _grid_gram(X, kernel)
+        at = _replay_at(p.n_epochs)
+        alphas = p.epoch_alpha[at]
+        Z = ((alphas * y) @ gram.T).reshape(-1, p.surface.ys.size, p.surface.xs.size)
+        return Z, [f"epoch {e + 1}" for e in at], alphas
+
+    return pegasos.perceptron_figure(p.surface.xs, p.surface.ys, p.surface.Z, X, y, p.alpha, replay=replay, own=own)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from figures.boundary import GRID_POINTS
-from figures.svm import alpha_bars as _alpha_bars, primal_dual_figure as _primal_dual_figure
+from figures.svm import alpha_bars as _alpha_bars, primal_dual_figure
 from kernel_core import smo, svm
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
@@ -28,7 +28,7 @@ SKLEARN_MAX_ITER = 500_000
 # the dual solver's code shown on the page, by "with offset b": SMO, else coordinate descent
 SOLVER_SOURCE = {True: inspect.getsource(smo._smo), False: inspect.getsource(smo._coordinate_descent)}
 
-alpha_bars, primal_dual_figure = map(memo(), (_alpha_bars, _primal_dual_figure))
+alpha_bars = memo()(_alpha_bars)
 
 
 @dataclass(frozen=True)
@@ -84,15 +84,6 @@ class Dual:
     snapshot_b: np.ndarray       # (S,) b at those steps
     working_set: tuple           # the pair (i, j) each step moved, (i,) without offset, () for none
     active_set: np.ndarray       # (S,) True where an active-set step moved many α at once
-
-
-@dataclass(frozen=True)
-class Replay:
-    """f on the plot grid at each of SMO's snapshots, and what each frame is called."""
-
-    Z: np.ndarray          # (S, len(ys), len(xs)) float32
-    labels: tuple
-    working_set: tuple
 
 
 @dataclass(frozen=True)
@@ -176,10 +167,15 @@ def frame_label(t, working_set, active_set):
     return f"step {t}: pair (i, j) = ({working_set[0]}, {working_set[1]})"
 
 
-@memo(max_entries=8)
-def replay(X, y, test, setup):
+def snapshot_labels(d):
+    """What each of SMO's snapshots (d: a Dual) shows, as the replay names its frames."""
+    return tuple(frame_label(t, w, a) for t, w, a in zip(d.snapshot_t, d.working_set, d.active_set))
+
+
+def _replay(X, y, test, setup):
     """SMO's run as f on the plot grid at each snapshot: with φ built, w = Σ αᵢyᵢφ(xᵢ) per snapshot and f = φ·w;
-    else K(grid, X) once (only the points some snapshot uses), then one product per snapshot."""
+    else K(grid, X) once (only the points some snapshot uses), then one product per snapshot. Returns Z
+    (S, len(ys), len(xs)) float32, the labels and the working sets."""
     d = solve(X, y, test, setup).dual
     grid = make_grid(X, n=GRID_POINTS)
     phi = _features(setup)
@@ -190,9 +186,19 @@ def replay(X, y, test, setup):
     else:
         Z = (coef @ phi(X)) @ phi(grid.points).T
     Z = Z + d.snapshot_b[:, None]
-    return Replay(Z=Z.astype(np.float32).reshape(-1, grid.y.size, grid.x.size),
-                  labels=tuple(frame_label(t, w, a) for t, w, a in zip(d.snapshot_t, d.working_set, d.active_set)),
-                  working_set=d.working_set)
+    return Z.astype(np.float32).reshape(-1, grid.y.size, grid.x.size), snapshot_labels(d), d.working_set
+
+
+@memo(max_entries=32)
+def dual_figure(X, y, test, setup, own):
+    """The dual's decision plot with the primal's boundary (explicit φ), SMO's replay made only when a student
+    asks for it (figures.figure), and the student's points `own`."""
+    s = solve(X, y, test, setup)
+    d = s.dual
+    return primal_dual_figure(s.xs, s.ys, d.Z, X, y, Z_primal=s.primal.Z if s.primal else None,
+                              free_sv=np.flatnonzero(d.status == "free SV"),
+                              bounded_sv=np.flatnonzero(d.status == "bounded SV"),
+                              replay=lambda: _replay(X, y, test, setup), last_working_set=d.working_set[-1], own=own)
 
 
 @memo(max_entries=32)

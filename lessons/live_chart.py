@@ -20,6 +20,11 @@ that plotly.js decodes: no array travels as a list of numbers.
 
 Events (decision plots): the trigger "event" is {"op": "add", "x", "y", "shift"}, {"op": "move", "i", "x",
 "y"} or {"op": "remove", "i"}, in data coordinates; `parse_event` turns it into a ChartEvent.
+
+Replays whose frames are made on demand (figures.figure(frames=<function>)): the message says {"replay": true}
+and carries no frames until the student presses Play or Step; the trigger {"op": "frames"} then marks the chart
+in the session (frames_key), the rerun sends the figure with its frames and the browser plays them. From then on
+that chart's figures come with their frames for this student.
 """
 
 import functools
@@ -37,6 +42,7 @@ import streamlit as st
 from plotly.offline import get_plotlyjs_version
 
 from datasets.upload import DECIMALS
+from figures import deferred_frames, has_deferred_frames
 from figures.boundary import OWN_POINTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,12 +95,15 @@ export default async function (component) {{
 _component = st.components.v2.component("kernel_lab.live_chart", js=LOADER, isolate_styles=False)
 
 
-def _figure_json(fig):
-    """The figure as JSON text, made once per figure object (pages memoize their figures)."""
-    text = getattr(fig, "_live_chart_json", None)
+def _figure_json(fig, frames=False):
+    """The figure as JSON text, made once per figure object (pages memoize their figures); with frames: with the
+    frames figures.figure deferred."""
+    attribute = "_live_chart_json_frames" if frames else "_live_chart_json"
+    text = getattr(fig, attribute, None)
     if text is None:
-        text = pio.to_json(fig.to_dict(), validate=False)
-        fig._live_chart_json = text
+        spec = {**fig.to_dict(), "frames": deferred_frames(fig)} if frames else fig.to_dict()
+        text = pio.to_json(spec, validate=False)
+        setattr(fig, attribute, text)
     return text
 
 
@@ -103,9 +112,28 @@ def message(figure_json, **options):
     return (json.dumps(options, separators=(",", ":")) + "\n" + figure_json).encode()
 
 
+def frames_key(key):
+    """The session-state key that says the student asked for the frames of chart `key`."""
+    return f"{key}:frames"
+
+
+def _message(fig, key, mode, **options):
+    deferred = has_deferred_frames(fig)
+    frames = deferred and bool(st.session_state.get(frames_key(key)))
+    return message(_figure_json(fig, frames), mode=mode, replay=deferred, **options)
+
+
+def _wants_frames(key, raw):
+    if isinstance(raw, dict) and raw.get("op") == "frames":
+        st.session_state[frames_key(key)] = True
+        return True
+    return False
+
+
 def chart(fig, *, key, height=None):
     """Draw `fig` (a go.Figure, e.g. from figures.figure) and redraw it in place on later reruns."""
-    _component(key=key, data=message(_figure_json(fig), mode="plain", height=height))
+    _component(key=key, data=_message(fig, key, "plain", height=height),
+               on_event_change=lambda: _wants_frames(key, st.session_state[key].get("event")))
 
 
 class ChartEvent(NamedTuple):
@@ -148,7 +176,10 @@ def parse_event(raw, *, n_own, new_class):
 
 
 def _on_event(key, n_own, new_class, handle):
-    event = parse_event(st.session_state[key].get("event"), n_own=n_own, new_class=new_class)
+    raw = st.session_state[key].get("event")
+    if _wants_frames(key, raw):
+        return
+    event = parse_event(raw, n_own=n_own, new_class=new_class)
     if event is not None:
         handle(event)
 
@@ -158,6 +189,6 @@ def boundary_chart(fig, *, key, own, new_class, on_event):
     clicks, drags and double-clicks on it become ChartEvents. `own`: the student's points (their count bounds
     the indices); `new_class`: the class a click adds (+1 or −1; shift-click adds the other). `on_event(event)` runs as a widget callback, before the
     script reruns, so everything drawn in that rerun already shows the change. Returns the event or None."""
-    result = _component(key=key, data=message(_figure_json(fig), mode="boundary", own=OWN_POINTS),
+    result = _component(key=key, data=_message(fig, key, "boundary", own=OWN_POINTS),
                         on_event_change=functools.partial(_on_event, key, len(own), new_class, on_event))
     return parse_event(result.event, n_own=len(own), new_class=new_class)

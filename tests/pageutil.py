@@ -49,6 +49,14 @@ def open_page(page, *, sidebar=None, state=None, widgets=None):
 CHART_COMPONENT = "kernel_lab.live_chart"
 
 
+def replays(*keys):
+    """Session state in which the student has asked for the frames of the charts `keys` (pressed Play): the
+    figures of those charts then carry the replay's frames (lessons/live_chart.py)."""
+    from lessons.live_chart import frames_key
+
+    return {frames_key(key): True for key in keys}
+
+
 def chart_elements(at):
     """Every chart element on the page, in page order."""
     return [e for e in at.get("bidi_component") if e.proto.component_name == CHART_COMPONENT]

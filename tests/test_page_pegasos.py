@@ -16,7 +16,7 @@ from kernel_core.perceptron import KernelPerceptron
 from kernel_core.svm import DualSVM
 from lessons.compute_pegasos import REPLAY_FRAMES, fit_pegasos
 from pageutil import (assert_extremes_change_the_page, chart, decode, default_data, farthest, figure, figures,
-                      frame_data, metrics, open_page, table)
+                      frame_data, metrics, open_page, replays, table)
 
 PAGE = "lessons/4_pegasos.py"
 # the page's defaults: the sidebar's circles (n=100, noise 0.1, seed 0), RBF γ=1, λ=0.01, T=2000, sampler seed 0
@@ -25,7 +25,7 @@ LAM, T, GAMMA = 0.01, 2000, 1.0
 
 @pytest.fixture(scope="module")
 def page():
-    return open_page(PAGE)
+    return open_page(PAGE, state=replays("pg_boundary", "pg_perceptron"))
 
 
 @pytest.fixture(scope="module")
@@ -191,7 +191,7 @@ def test_decision_plot_replays_the_run_in_frames_ending_on_the_drawn_lines(page,
 
 
 def test_replay_slider_ends_the_frames_at_its_t_and_on_the_last_iterate_if_asked():
-    at = open_page(PAGE, widgets={"pg_iterate": "last", "pg_replay": 40})
+    at = open_page(PAGE, widgets={"pg_iterate": "last", "pg_replay": 40}, state=replays("pg_boundary"))
     X, y = default_data()
     run = fit_pegasos(X, y, KernelSpec("rbf", gamma=GAMMA), LAM, T, 0)
     k = round(39 / 99 * (run.snapshot_t.size - 1))

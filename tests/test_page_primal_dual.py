@@ -14,7 +14,8 @@ from kernel_core import dual
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.svm import DualSVM, PrimalSVM
-from pageutil import chart, decode, farthest, figures, frame_data, metrics, open_page, page_data, table
+from pageutil import (chart, chart_elements, chart_options, decode, farthest, figures, frame_data, metrics, open_page,
+                      page_data, replays, table)
 
 PAGE = "lessons/3_primal_dual.py"
 DUAL_TOL = 1e-9   # the page's SMO tolerance
@@ -235,7 +236,7 @@ def test_a_gram_matrix_that_is_not_psd_is_named_and_shows_no_margin():
 @pytest.mark.parametrize("widgets", [{}, {"pd_space": "kernel", "pd_offset": False}, {"pd_space": "kernel"}],
                          ids=["explicit", "kernel-no-offset", "kernel"])
 def test_boundary_and_alphas_replay_smo_from_its_snapshots_ending_on_the_drawn_fit(widgets):
-    at = open_page(PAGE, widgets=widgets)
+    at = open_page(PAGE, widgets=widgets, state=replays("pd_boundary"))
     X, y = page_data(at)
     boundary, bars = (json.loads(s) for s in figures(at))
     assert all(len(s) <= 150_000 for s in figures(at))
@@ -275,3 +276,19 @@ def test_decision_plots_draw_the_students_points_as_their_own_trace(page, key):
     traces = [t for t in chart(open_page(page, state={"user_points": own}), key)["data"] if t.get("name") == "your points"]
     assert len(traces) == 1
     np.testing.assert_allclose(np.c_[decode(traces[0]["x"]), decode(traces[0]["y"])], [p[:2] for p in own])
+
+
+def test_the_replay_travels_only_once_the_student_asks_for_it():
+    """Most moves are never replayed: the decision plot says it has a replay but sends its frames (f on the grid
+    at every snapshot, traced three times) only after Play asked for them in this session."""
+    at = open_page(PAGE)
+    boundary = next(e for e in chart_elements(at) if e.proto.id.endswith("-pd_boundary"))
+    assert chart_options(boundary)["replay"] is True
+    assert "frames" not in chart(at, "pd_boundary")
+    without = len(boundary.proto.bytes)
+    asked = open_page(PAGE, state=replays("pd_boundary"))
+    spec = chart(asked, "pd_boundary")
+    assert len(spec["frames"]) >= 3
+    # the same figure otherwise
+    assert spec["data"] == chart(at, "pd_boundary")["data"] and spec["layout"] == chart(at, "pd_boundary")["layout"]
+    assert without < len(next(e for e in chart_elements(asked) if e.proto.id.endswith("-pd_boundary")).proto.bytes)

@@ -11,7 +11,9 @@
 //   drag one of the student's points {op: "move", i, x, y}      (i: its index in the student's list)
 //   double-click it (or click it with "Delete points" on)  {op: "remove", i}
 // A figure with frames gets Play / Step / Reset buttons that replay the frames here (Plotly.react of the
-// figure with each frame merged in), without a server round trip per frame.
+// figure with each frame merged in), without a server round trip per frame. A figure whose frames the server
+// makes on demand (options.replay) gets the buttons too: the first Play or Step sends {op: "frames"}, and the
+// figure that comes back with its frames is played.
 
 const CSS = `
 .kl-chart { width: 100%; }
@@ -103,6 +105,7 @@ class Chart {
     this.frameNames = [];
     this.frame = -1;
     this.playing = false;
+    this.pending = null;  // "play" or "step", waiting for the frames asked for
     this.deleting = false;
     this.lastClick = {i: -1, t: 0};
 
@@ -148,11 +151,16 @@ class Chart {
     } else {
       this.layoutBar();
     }
+    if (this.pending && this.frameNames.length) {
+      const action = this.pending;
+      this.pending = null;
+      if (action === "step") this.stepFrame(); else this.playFrames();
+    }
   }
 
   layoutBar() {
     const wanted = [];
-    if (this.frameNames.length) {
+    if (this.frameNames.length || this.options.replay) {
       wanted.push(...this.frameButtons);
     } else {
       wanted.push(this.spacer);
@@ -237,13 +245,21 @@ class Chart {
 
   updateFrameButtons() {
     const n = this.frameNames.length;
-    if (!n) return;
+    if (!n && !this.options.replay) return;
     const at = this.frame < 0 ? "final state" : `frame ${this.frame + 1} of ${n}: ${this.frameNames[this.frame]}`;
-    this.status.textContent = this.playing ? `playing ${at}` : at;
+    this.status.textContent = this.pending ? "loading the replay…" : this.playing ? `playing ${at}` : at;
     this.root.setAttribute("data-kl-frame", String(this.frame));
     this.root.setAttribute("data-kl-playing", String(this.playing));
-    this.play.disabled = this.playing;
-    this.step.disabled = this.playing || this.frame >= n - 1;
+    this.play.disabled = this.playing || Boolean(this.pending);
+    this.step.disabled = this.playing || Boolean(this.pending) || (n > 0 && this.frame >= n - 1);
+  }
+
+  // the frames of a replay the server makes on demand: ask once, then play or step when they come
+  requestFrames(action) {
+    if (!this.options.replay || !this.send || this.pending) return;
+    this.pending = action;
+    this.updateFrameButtons();
+    this.send("event", {op: "frames"});
   }
 
   async showFrame(k) {
@@ -254,12 +270,14 @@ class Chart {
   }
 
   async stepFrame() {
+    if (!this.frameNames.length) return this.requestFrames("step");
     if (this.frame < this.frameNames.length - 1) await this.showFrame(this.frame + 1);
   }
 
   async playFrames() {
     const n = this.frameNames.length;
-    if (!n || this.playing) return;
+    if (!n) return this.requestFrames("play");
+    if (this.playing) return;
     const figureText = this.figureText;
     let k = this.frame >= n - 1 ? 0 : this.frame + 1;
     this.playing = true;
