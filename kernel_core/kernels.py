@@ -81,11 +81,26 @@ def linear_kernel(X, Y=None):
     return X @ Y.T
 
 
+def _integer_power(base, d):
+    """base ** d for a whole d >= 0 by repeated squaring: numpy's float power calls pow() per entry above d = 2
+    (an 80 × 80 grid against 100 points to the 3rd: 55 ms; squaring: under 1 ms), within d ulps of it."""
+    if d <= 2:
+        return base ** d
+    out, square = None, base
+    while d:
+        if d & 1:
+            out = square.copy() if out is None else np.multiply(out, square, out=out)
+        d >>= 1
+        if d:
+            square = square * square
+    return out
+
+
 def polynomial_kernel(X, Y=None, *, degree=3, gamma=None, coef0=1.0):
     """k(x, z) = (γ x·z + coef0)^degree."""
     X, Y = check_pair(X, Y)
     degree = check_int(degree, "degree", low=0, high=MAX_DEGREE)
-    return (_gamma(gamma, X) * (X @ Y.T) + check_real(coef0, "coef0")) ** degree
+    return _integer_power(_gamma(gamma, X) * (X @ Y.T) + check_real(coef0, "coef0"), degree)
 
 
 def rbf_kernel(X, Y=None, *, gamma=None):

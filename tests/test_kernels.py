@@ -153,3 +153,12 @@ def test_a_callable_kernel_of_the_wrong_shape_is_a_value_error_naming_the_shape(
     X = np.zeros((5, 2))
     with pytest.raises(ValueError, match=r"shape \(n, m\) = \(5, 5\).*returned shape \(5,\)"):
         kernels.checked_gram(lambda A, B: A[:, 0], X, X)
+
+
+@pytest.mark.parametrize("degree", range(0, kernels.MAX_DEGREE + 1))
+def test_polynomial_kernel_by_repeated_squaring_is_numpys_power_to_a_few_ulps(degree):
+    rng = np.random.default_rng(degree)
+    A, B = rng.normal(size=(40, 3)), rng.normal(size=(30, 3))
+    expected = (0.7 * (A @ B.T) - 0.3) ** float(degree)
+    np.testing.assert_allclose(kernels.polynomial_kernel(A, B, degree=degree, gamma=0.7, coef0=-0.3), expected,
+                               rtol=4 * (degree + 1) * np.finfo(float).eps, atol=0)
