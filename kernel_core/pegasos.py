@@ -81,7 +81,7 @@ class KernelPegasos:
         record[log_steps(T, HISTORY_POINTS)] = True
         snap = np.zeros(T + 1, dtype=bool)
         snap[even_steps(1, T, SNAPSHOTS)] = True
-        rows, alphas, alphas_avg = [], [], []
+        rows, kept, alphas, alphas_avg = [], [], [], []
 
         beta = np.zeros(n)
         Kbeta = np.zeros(n)        # Kβ^t, kept current with one row of K per update (K is symmetric)
@@ -89,25 +89,19 @@ class KernelPegasos:
         # Σ_{s≤t} α^s = P_t β^t − c with P_t = Σ_{s≤t} 1/(λs): an update β_i += y_i at step u adds y_i to every
         # later β^s, so it adds y_i (P_t − P_u) to the sum, and c_i collects the y_i P_u: O(1) per update, and
         # Σ_s Kα^s = P_t Kβ^t − Kc only where it is read
-        P = 0.0
         c = np.zeros(n)
+        scales = 1.0 / (lam * np.arange(1, T + 1))   # 1/(λt), as a step computes it
         ys, steps, K_diag = y.tolist(), idx.tolist(), np.diag(K).tolist()
-        for t in range(1, T + 1):
-            i = steps[t - 1]
-            scale = 1.0 / (lam * t)            # α^t = β^t / (λt)
+        P = 0.0
+        for t, scale in enumerate(scales.tolist(), start=1):
+            i = steps[t - 1]                          # α^t = β^t / (λt) = scale β^t
             P += scale
             margin = ys[i] * Kbeta.item(i) * scale   # y_i Σ_j α^t_j K(x_j, x_i), condition (6)
             updated = margin < 1.0
             if record[t]:
-                alpha_sum = P * beta - c
-                f_last = scale * Kbeta
-                f_avg = (P * Kbeta - K @ c) / t
-                hinge_last = np.maximum(0.0, 1.0 - y * f_last).mean()
-                hinge_avg = np.maximum(0.0, 1.0 - y * f_avg).mean()
-                rows.append((t, i, margin, updated,
-                             0.5 * lam * scale * scale * bKb + hinge_last,
-                             0.5 * lam * (alpha_sum @ f_avg) / t + hinge_avg,
-                             int(np.count_nonzero(y * f_last < 1.0))))
+                # the state at step t; the objectives are computed from it for all records at once, below
+                rows.append((t, i, margin, updated, P, bKb))
+                kept.append((Kbeta.copy(), beta.copy(), c.copy()))
             if snap[t]:
                 alphas.append(scale * beta)
                 alphas_avg.append((P * beta - c) / t)
@@ -123,15 +117,22 @@ class KernelPegasos:
         self.alpha_last_ = alphas[-1]  # step T is always snapshotted, before its update
         self.beta_ = beta
         self.n_iter_ = T
-        cols = list(zip(*rows))
+        t_rec, i_rec, margins, updates, P_rec, bKb_rec = (np.array(col) for col in zip(*rows))
+        Kbeta_rec, beta_rec, c_rec = (np.array(col) for col in zip(*kept))
+        scale_rec = scales[t_rec - 1]
+        f_last = scale_rec[:, None] * Kbeta_rec                            # f of α^t at the training points
+        f_avg = (P_rec[:, None] * Kbeta_rec - c_rec @ K) / t_rec[:, None]   # f of α̂_t (K symmetric: cK = Kc)
+        alpha_sum = P_rec[:, None] * beta_rec - c_rec
         self.history_ = {
-            "t": np.array(cols[0]),
-            "i": np.array(cols[1]),
-            "margin": np.array(cols[2]),
-            "updated": np.array(cols[3], dtype=bool),
-            "objective_last": np.array(cols[4]),
-            "objective_avg": np.array(cols[5]),
-            "violations": np.array(cols[6]),
+            "t": t_rec,
+            "i": i_rec,
+            "margin": margins,
+            "updated": updates.astype(bool),
+            "objective_last": (0.5 * lam * scale_rec * scale_rec * bKb_rec
+                               + np.maximum(0.0, 1.0 - y * f_last).mean(axis=1)),
+            "objective_avg": (0.5 * lam * np.einsum("ij,ij->i", alpha_sum, f_avg) / t_rec
+                              + np.maximum(0.0, 1.0 - y * f_avg).mean(axis=1)),
+            "violations": np.count_nonzero(y * f_last < 1.0, axis=1),
             "snapshot_t": np.flatnonzero(snap),
             "alpha": np.array(alphas),
             "alpha_avg": np.array(alphas_avg),
