@@ -24,6 +24,7 @@ page.header(
     "number straight from $x$ and $z$, without ever building $\\phi$.",
     r"\phi:\ \mathbb{R}^d \to \mathbb{R}^{\dim\phi}, \qquad K(x, z) = \langle \phi(x), \phi(z) \rangle "
     r"= \sum_k \phi_k(x)\,\phi_k(z)")
+page.presets_row("feature-maps")
 
 
 def point_inputs(name, source):

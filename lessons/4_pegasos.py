@@ -54,6 +54,7 @@ page.header(
     "step size $1/(\\lambda t)$ shrinks everything else. The classifier it returns is the **average** of "
     "all iterates, which settles much more calmly than the last one. Below it, the kernel perceptron "
     "learns on the same points by counting mistakes.")
+page.presets_row("pegasos")
 
 
 @page.fragment

@@ -21,6 +21,7 @@ page.header(
     "such $\\beta$ in one linear solve; gradient descent walks to it.",
     r"f(x) = \theta^\top\phi(x) = \sum_{j=1}^n \beta_j\, K(x_j, x), \qquad \text{ridge: } (K + \lambda I)\,\beta = y,"
     r" \qquad \text{LMS: } \beta \leftarrow \beta + \eta\,(y - K\beta)")
+page.presets_row("regression")
 
 
 def ridge_section(x, y, spec, lam, left, right):

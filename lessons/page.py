@@ -11,7 +11,7 @@ import functools
 import pyarrow as pa
 import streamlit as st
 
-from lessons import live_chart, sidebar
+from lessons import live_chart, presets, sidebar
 
 _RERUN_APP = "_rerun_app"
 
@@ -22,6 +22,23 @@ def header(title, text, *formulas):
     st.markdown(text)
     for formula in formulas:
         st.latex(formula)
+
+
+def _apply(preset):
+    """A preset button's callback: its values into the session state; the rerun draws them and links them."""
+    st.session_state.update(preset.values)
+    if preset.tab:
+        st.session_state["mc_tab"] = preset.tab
+
+
+def presets_row(slug):
+    """The page's worked examples (lessons/presets.py) as a row of buttons under the header; each one's help names
+    its source, what to expect and its link."""
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        st.markdown("**The notes' examples:**", width="content")
+        for p in presets.for_page(slug):
+            st.button(p.name, key=f"preset_{p.key}", on_click=_apply, args=(p,), icon=":material/school:",
+                      help=f"{p.source}. {p.expect}  \nLink: `{p.link()}`")
 
 
 def fragment(body):
