@@ -90,7 +90,7 @@ def logistic_section():
              r"\qquad \beta \leftarrow (1 - \eta\lambda)\,\beta + \eta\; y \circ \sigma(-y \circ K\beta)")
     a, b, c = st.columns(3, gap="medium")
     with a:
-        spec = widgets.kernel_controls("rgl")
+        spec = widgets.kernel_controls("rgl", of="logistic regression")
     with b:
         lam = widgets.log_slider("λ (regularization strength)", "rgl_lam")
         T = widgets.slider("T (number of gradient steps)", "rgl_T")
@@ -127,7 +127,7 @@ def house_price_sections():
     left, right = st.columns([1, 2], gap="large")
     with left:
         x, y = data.house_prices(widgets.slider("n (house-price points)", "rg_n"))
-        spec = widgets.kernel_controls("rg")
+        spec = widgets.kernel_controls("rg", of="house prices")
         lam = widgets.log_slider("λ (ridge penalty; larger = smoother)", "rg_lam")
     ridge_section(x, y, spec, lam, left, right)
     st.divider()

@@ -102,16 +102,18 @@ def text_input(label, key, **kwargs):
     return _control(st.text_input, label, key, max_chars=int(FIELDS[key].hi), **kwargs)
 
 
-def kernel_controls(prefix):
-    """The kernel chooser and the parameters that kernel uses, as a KernelSpec."""
-    kernel = selectbox("Kernel", f"{prefix}_kernel", format_func=KERNEL_LABELS.get)
+def kernel_controls(prefix, of=""):
+    """The kernel chooser and the parameters that kernel uses, as a KernelSpec. of: what the kernel is for, added
+    to every label when a page has two choosers (each control needs a label of its own)."""
+    tail = f", {of}" if of else ""
+    kernel = selectbox(f"Kernel{tail}", f"{prefix}_kernel", format_func=KERNEL_LABELS.get)
     gamma, degree, coef0 = None, 3, 1.0
     if kernel != "linear":
-        gamma = log_slider("γ (kernel width; larger = more local)", f"{prefix}_gamma")
+        gamma = log_slider(f"γ (kernel width; larger = more local){tail}", f"{prefix}_gamma")
     if kernel == "poly":
-        degree = slider("d (polynomial degree)", f"{prefix}_degree")
+        degree = slider(f"d (polynomial degree){tail}", f"{prefix}_degree")
     if kernel in ("poly", "sigmoid"):
-        coef0 = slider("r (additive constant coef0)", f"{prefix}_coef0", step=0.25)
+        coef0 = slider(f"r (additive constant coef0){tail}", f"{prefix}_coef0", step=0.25)
     return KernelSpec(kernel, gamma, degree, coef0)
 
 
