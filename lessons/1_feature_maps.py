@@ -105,6 +105,7 @@ def taylor_section():
         m = widgets.slider("m (number of Taylor terms kept)", "fm_m")
     with b:
         gamma = widgets.log_slider("γ (kernel width; larger = narrower)", "fm_gamma")
+        st.caption(widgets.sigma_text("taylor", gamma))
     with c:
         z = widgets.slider("z (the fixed second point)", "fm_z", step=0.25)
     t = taylor(gamma, z, m)
