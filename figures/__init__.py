@@ -15,13 +15,15 @@ import numpy as np
 import plotly.graph_objects as go
 from _plotly_utils.utils import convert_to_base64
 
+from figures.palette import COLORWAY, GREYS
+
 F32_MAX = float(np.finfo(np.float32).max)
 
-_AXIS = dict(gridcolor="#e8e8ec", zerolinecolor="#c4c4cc", linecolor="#9a9aa6", automargin=True)
+_AXIS = dict(gridcolor=GREYS["grid"], zerolinecolor=GREYS["zero"], linecolor=GREYS["axis"], automargin=True)
 TEMPLATE = go.layout.Template(layout=dict(
-    font=dict(family="Source Sans Pro, sans-serif", size=13, color="#31333f"),
+    font=dict(family="Source Sans Pro, sans-serif", size=13, color=GREYS["ink"]),
     paper_bgcolor="white", plot_bgcolor="white",
-    colorway=["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"],
+    colorway=COLORWAY,
     xaxis=_AXIS, yaxis=_AXIS, hoverlabel=dict(font=dict(size=13)),
 ))
 TEMPLATE_SPEC = TEMPLATE.to_plotly_json()

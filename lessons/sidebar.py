@@ -12,7 +12,7 @@ from kernel_core.svm import DualSVM, PrimalSVM
 from lessons import points, widgets
 from lessons.state import FORMULA_MAX_LENGTH, MAX_USER_POINTS, N_MAX
 
-CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (red)"}
+CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (vermillion)"}
 
 
 def sidebar():

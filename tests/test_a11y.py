@@ -1,12 +1,17 @@
 """Accessibility: on every page each control has a label of its own (a screen reader or speech control names a
-control by its label, so two alike cannot be told apart)."""
+control by its label, so two alike cannot be told apart); one colour-blind-safe palette, and every class told apart by
+marker shape too, the same on every page."""
 
+import json
+import re
 from collections import Counter
 
 import pytest
 
+from figures import palette
+from figures.boundary import CLASS_LABELS, OWN_POINTS
 from lessons.state import FIELDS
-from pageutil import lesson_pages, open_page
+from pageutil import ROOT, figures, lesson_pages, open_page
 
 KERNEL_KEYS = [k for k in FIELDS if k.endswith("_kernel")]
 TABS = ["Gram matrix & spectrum", "Closure rules", "Kernels that fail", "Your formula"]
@@ -35,3 +40,66 @@ def test_no_two_controls_on_a_page_share_a_label(page, state):
     labels = control_labels(at)
     assert len(labels) > 5, labels
     assert [label for label, count in Counter(labels).items() if count > 1] == []
+
+
+# Okabe & Ito (2008), "Color Universal Design": the eight colours' published RGB values
+OKABE_ITO_RGB = {(0, 0, 0), (230, 159, 0), (86, 180, 233), (0, 158, 115), (240, 228, 66), (0, 114, 178), (213, 94, 0),
+                 (204, 121, 167)}
+COLOUR_LITERAL = re.compile(r"""["']#[0-9a-fA-F]{3,8}["']|rgba?\(""")
+
+
+def rgb(hex_colour):
+    return tuple(int(hex_colour[k:k + 2], 16) for k in (1, 3, 5))
+
+
+def test_the_palette_is_okabe_ito_and_the_classes_take_two_of_its_colours():
+    assert {rgb(c) for c in palette.OKABE_ITO.values()} == OKABE_ITO_RGB
+    assert {rgb(c) for c in palette.CLASS_COLORS.values()} <= OKABE_ITO_RGB
+    assert len(set(palette.CLASS_COLORS.values())) == 2
+
+
+def test_no_figure_or_page_module_names_a_colour_of_its_own():
+    sources = [p for p in (ROOT / "figures").glob("*.py") if p.name != "palette.py"] + list((ROOT / "lessons").glob("*.py"))
+    found = {p.name: COLOUR_LITERAL.findall(p.read_text()) for p in sources}
+    assert {name: hits for name, hits in found.items() if hits} == {}
+
+
+def test_classes_differ_in_marker_shape_and_own_points_in_shape_from_generated_ones():
+    assert len(set(palette.CLASS_SYMBOLS.values())) == 2
+    assert len(set(palette.OWN_SYMBOLS.values())) == 2
+    assert not set(palette.OWN_SYMBOLS.values()) & set(palette.CLASS_SYMBOLS.values())
+    assert len(set(palette.CLASS_PATTERNS.values())) == 2
+
+
+OWN = ((0.5, 0.5, 1), (-0.5, 0.25, -1))
+
+
+# every page that draws classes (lesson 1 draws 1-D curves only); lesson 5 in the tabs that draw points
+CLASS_VIEWS = [(page, {}) for page in lesson_pages() if page[8] in "2346"] + [
+    ("lessons/5_mercer.py", {"mc_tab": "Your formula"}), ("lessons/5_mercer.py", {"mc_tab": "Kernels that fail"})]
+
+
+@pytest.mark.parametrize("page, state", CLASS_VIEWS)
+def test_every_chart_draws_each_class_in_its_colour_and_shape_on_every_page(page, state):
+    at = open_page(page, state={"user_points": OWN, **state})
+    by_label = {label: k for k, label in CLASS_LABELS.items()}
+    seen = set()
+    for spec in map(json.loads, figures(at)):
+        for trace in spec["data"]:
+            marker = trace.get("marker", {})
+            if trace.get("name") in by_label:
+                k = by_label[trace["name"]]
+                assert marker["color"] == palette.CLASS_COLORS[k], trace["name"]
+                if trace["type"] == "bar":
+                    assert marker["pattern"]["shape"] == palette.CLASS_PATTERNS[k]
+                else:
+                    assert marker["symbol"] == palette.CLASS_SYMBOLS[k]
+                seen.add(trace["type"])
+            elif str(trace.get("name")).split(", ")[-1] in by_label:   # coloured by something else (lesson 5's c)
+                assert marker["symbol"] == palette.CLASS_SYMBOLS[by_label[trace["name"].split(", ")[-1]]]
+                seen.add("shape")
+            elif trace.get("name") == OWN_POINTS:
+                assert marker["symbol"] == [palette.OWN_SYMBOLS[p[2]] for p in OWN]
+                assert marker["color"] == [palette.CLASS_COLORS[p[2]] for p in OWN]
+                seen.add("own")
+    assert seen, "no class drawn on this page"
