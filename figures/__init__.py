@@ -11,6 +11,8 @@ the template travels in each figure's JSON: it is kept to the few layout keys th
 (Plotly's and Streamlit's default templates are ~8 KB per figure).
 """
 
+import base64
+
 import numpy as np
 import plotly.graph_objects as go
 from _plotly_utils.utils import convert_to_base64
@@ -66,3 +68,68 @@ def plot_values(a):
     a = np.asarray(a, dtype=np.float64)
     finite = a[np.isfinite(a)]
     return a.astype(np.float32) if finite.size == 0 or np.abs(finite).max() <= F32_MAX else a
+
+
+_KINDS = {"heatmap": "colour map", "contour": "contour map", "bar": "bars", "mesh3d": "surface",
+          "surface": "surface"}
+
+
+def _text(title):
+    return (title.get("text") if isinstance(title, dict) else title) or ""
+
+
+def _count(values):
+    """How many values a trace array holds: a list, or a base64 typed array {"dtype", "bdata", "shape"}."""
+    if isinstance(values, dict):
+        shape = str(values.get("shape", ""))
+        if shape:
+            return int(np.prod([int(s) for s in shape.split(",")]))
+        return len(base64.b64decode(values["bdata"])) // np.dtype(values["dtype"]).itemsize
+    return len(values) if values is not None else 0
+
+
+def _kind(trace):
+    kind = trace.get("type", "scatter")
+    if kind in _KINDS:
+        return _KINDS[kind]
+    mode = trace.get("mode", "lines+markers")
+    what = "points" if "markers" in mode and "lines" not in mode else "line"
+    return ("3-D " if kind == "scatter3d" else "") + what
+
+
+def chart_name(spec):
+    """A short name of a figure dict: its title, else what its axes show."""
+    layout = spec.get("layout", {})
+    title = _text(layout.get("title"))
+    if title:
+        return title
+    scene = layout.get("scene")
+    if scene:
+        return "3-D view of " + ", ".join(_text(scene.get(a, {}).get("title")) for a in ("xaxis", "yaxis", "zaxis"))
+    x, y = (_text(layout.get(a, {}).get("title")) for a in ("xaxis", "yaxis"))
+    return f"{y} against {x}" if x and y else (x or y or "chart")
+
+
+def describe(spec):
+    """A figure dict in words, its text alternative for a screen reader: its name, its axes, and what each named
+    trace draws (how many points, or a line, a colour map...), and how many frames an animation has."""
+    layout = spec.get("layout", {})
+    parts = [chart_name(spec) + "."]
+    x, y = (_text(layout.get(a, {}).get("title")) for a in ("xaxis", "yaxis"))
+    if x and y and not layout.get("scene"):
+        parts.append(f"Horizontal axis {x}, vertical axis {y}.")
+    drawn = {}
+    for trace in spec.get("data", []):
+        kind = _kind(trace)
+        name = trace.get("name") or kind
+        if name in drawn:
+            continue
+        if kind.endswith("points"):
+            n = _count(trace.get("x"))
+            kind = f"{n} {kind[:-1] if n == 1 else kind}"
+        drawn[name] = kind if name == _kind(trace) else f"{name} ({kind})"
+    if drawn:
+        parts.append("Drawn: " + "; ".join(drawn.values()) + ".")
+    if spec.get("frames"):
+        parts.append(f"Animated in {len(spec['frames'])} frames: Play, Step and Reset replay them.")
+    return " ".join(parts)

@@ -35,7 +35,8 @@ def ridge_section(x, y, spec, lam, left, right):
         page.warnings(r.warnings)
         st.markdown("Each thin line is one term $\\beta_j K(x_j, x)$, a bump centred on a training point; "
                     "the thick line, their sum, is the fitted curve.")
-        page.chart(bumps_fig(x[:, 0], y, r.grid, r.beta, r.bumps, r.f, **HOUSE_AXES), key="rg_bumps")
+        page.chart(bumps_fig(x[:, 0], y, r.grid, r.beta, r.bumps, r.f, **HOUSE_AXES), key="rg_bumps",
+                   name="Kernel ridge: the bumps βⱼK(xⱼ, x) and their sum")
         page.metrics({"training RMSE": f"{r.rmse:.4g}", "largest |βⱼ|": f"{np.max(np.abs(r.beta)):.4g}",
                       "Σⱼ βⱼ": f"{np.sum(r.beta):.4g}"})
     page.code("The numbers: β and the ridge prediction f(xⱼ) at each training point, and the solver", RIDGE_SOURCE,
@@ -63,7 +64,7 @@ def descent_section(x, y, spec):
                             theta_name="θᵀφ(x) (LMS on θ)" if r.explicit else "(no finite φ: β only)",
                             beta_name="Σⱼ βⱼ K(xⱼ, x) (kernel LMS on β)", uirevision="rg_fits", **HOUSE_AXES,
                             beta_frames=([f"t = {t}" for t in r.frame_t], r.f_beta_frames)),
-                   key="rg_fits")
+                   key="rg_fits", name="Gradient descent: LMS on θ and kernel LMS on β")
         st.caption("▶ Play replays kernel LMS: the dashed β curve at the recorded steps t, up to T.")
     with right:
         curves = {"loss of θ": (r.loss_theta, None)} if r.explicit else {}

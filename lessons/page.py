@@ -91,9 +91,9 @@ def table(columns, **kwargs):
     return st.dataframe(pa.table(columns), hide_index=True, **kwargs)
 
 
-def chart(fig, key):
-    """Draw a figure, updated in place on later reruns (lessons/live_chart.py)."""
-    live_chart.chart(fig, key=key)
+def chart(fig, key, name=None):
+    """Draw a figure, updated in place on later reruns (lessons/live_chart.py); name: see live_chart.chart."""
+    live_chart.chart(fig, key=key, name=name)
 
 
 def _apply_event(event):
@@ -108,11 +108,11 @@ def _apply_event(event):
     st.rerun(scope="app")
 
 
-def boundary_chart(fig, key):
+def boundary_chart(fig, key, name=None):
     """Draw a decision-boundary figure in place: a click adds a point of the sidebar's class where it lands
     (shift-click: the other class), dragging one of the student's points moves it, a double-click removes it.
     The figure draws the student's points itself (decision_figure(..., own=data.own_points()), memoized with it)."""
-    live_chart.boundary_chart(fig, key=key, own=sidebar.user_points(),
+    live_chart.boundary_chart(fig, key=key, own=sidebar.user_points(), name=name,
                               new_class=int(st.session_state.get("new_class") or 1), on_event=_apply_event)
 
 

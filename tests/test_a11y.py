@@ -1,17 +1,19 @@
 """Accessibility: on every page each control has a label of its own (a screen reader or speech control names a
 control by its label, so two alike cannot be told apart); one colour-blind-safe palette, and every class told apart by
-marker shape too, the same on every page."""
+marker shape too, the same on every page; every chart carries a text alternative made from its figure."""
 
 import json
 import re
 from collections import Counter
 
+import numpy as np
 import pytest
 
-from figures import palette
-from figures.boundary import CLASS_LABELS, OWN_POINTS
+import datasets
+from figures import describe, palette
+from figures.boundary import CLASS_LABELS, OWN_POINTS, decision_figure
 from lessons.state import FIELDS
-from pageutil import ROOT, figures, lesson_pages, open_page
+from pageutil import ROOT, chart_elements, chart_options, figures, lesson_pages, open_page
 
 KERNEL_KEYS = [k for k in FIELDS if k.endswith("_kernel")]
 TABS = ["Gram matrix & spectrum", "Closure rules", "Kernels that fail", "Your formula"]
@@ -103,3 +105,33 @@ def test_every_chart_draws_each_class_in_its_colour_and_shape_on_every_page(page
                 assert marker["color"] == [palette.CLASS_COLORS[p[2]] for p in OWN]
                 seen.add("own")
     assert seen, "no class drawn on this page"
+
+
+# ---------------------------------------------------------------- text alternatives of the charts
+
+
+def test_a_decision_figures_text_alternative_names_its_axes_and_counts_each_class():
+    X, y = datasets.DATASETS["moons"](37, noise=0.1, random_state=3)
+    xs = ys = np.linspace(-2, 2, 5)
+    spec = decision_figure(xs, ys, np.add.outer(ys, xs), X, y, own=OWN).to_dict()
+    text = describe(spec)
+    assert "Horizontal axis x₁, vertical axis x₂." in text
+    assert f"y = −1 ({np.sum(y == -1)} points)" in text and f"y = +1 ({np.sum(y == 1)} points)" in text
+    assert f"{OWN_POINTS} ({len(OWN)} points)" in text
+    assert "f(x) (colour map)" in text
+
+
+@pytest.mark.parametrize("page, state", [(page, {}) for page in lesson_pages()] + [
+    ("lessons/5_mercer.py", {"mc_tab": tab}) for tab in TABS[1:]])
+def test_every_chart_carries_a_text_alternative_naming_what_it_draws_and_a_name_of_its_own(page, state):
+    at = open_page(page, state=state)
+    names = []
+    for element in chart_elements(at):
+        options = chart_options(element)
+        spec = json.loads(element.proto.bytes.split(b"\n", 1)[1])
+        assert options["label"].startswith(options["name"]), options
+        for trace in spec["data"]:
+            if trace.get("name"):
+                assert trace["name"] in options["label"], (trace["name"], options["label"])
+        names.append(options["name"])
+    assert names and len(set(names)) == len(names), names
