@@ -16,7 +16,7 @@ LFD = "Learning From Data, Lecture 25"
 LECTURE_8 = "Lecture 8 (SSBD ch. 16)"
 JAAKKOLA = "CS578 Lecture 4 (Honorio, after Jaakkola)"
 PARK = "ECE 5984 Kernel Methods (Park)"
-CS229 = "Kernel Methods notes (LMS with features)"
+CS229 = "Kernel Methods notes, LMS with features"
 # the sidebar's data for the examples drawn on the circle rule: Lecture 8's data, 100 points, seed 0
 CIRCLE_DATA = (("dataset", "circle_rule"), ("n", 100), ("seed", 0), ("only_mine", False))
 
@@ -48,6 +48,10 @@ PRESETS = (
     Preset("taylor", "Gaussian's Taylor map", f"{LFD}, slide 16; {PARK}, Kernel Example (3)", "feature-maps",
            (("fm_gamma", 1.0), ("fm_z", 1.0), ("fm_m", 4)),
            "e^{−(x−x′)²} = e^{−x²}e^{−x′²} Σᵢ (2xx′)ⁱ/i!: γ = 1, the exact kernel beside the sum of its first m terms."),
+    Preset("cubic_notes", "cubic house prices, θ and β", CS229, "feature-maps",
+           (("fm_eta", 0.5), ("fm_T", 100), ("fm_mode", "batch")),
+           "φ(x) = (1, x, x², x³) and its kernel 1 + xx′ + (xx′)² + (xx′)³: gradient descent on θ and the same "
+           "steps on β give one curve."),
     Preset("circle", "circle rule, w = (−1, 1, 1)", f"{LECTURE_8}, §1", "circle",
            CIRCLE_DATA + (("cl_data", "notes"), ("cl_lift", "circle"), ("cl_hard", False), ("cl_C", 100.0)),
            "φ(x) = (1, x₁², x₂²): the plane w = (−1, 1, 1) makes no training error."),

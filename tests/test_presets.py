@@ -69,6 +69,20 @@ def test_gaussian_taylor_preset_shows_exp_minus_x_minus_z_squared_and_its_trunca
     assert metrics(at)[label] == f"{error:.3e}"
 
 
+def test_notes_cubic_preset_runs_gradient_descent_on_theta_to_the_curve_of_beta():
+    at = applied("cubic_notes")
+    x, y = datasets.make_dataset("house_prices", random_state=at.session_state["seed"])
+    Phi = x ** np.arange(4)   # the notes' φ(x) = (1, x, x², x³)
+    eta = 0.5 * 2.0 / np.linalg.eigvalsh(Phi @ Phi.T)[-1]   # K = ΦΦᵀ = 1 + xx′ + (xx′)² + (xx′)³
+    theta = np.zeros(4)
+    for _ in range(100):
+        theta = theta + eta * Phi.T @ (y - Phi @ theta)
+    assert f"θ after T steps: {', '.join(f'θ{s} = {v:.6g}' for s, v in zip('₀₁₂₃', theta))}" in markdown(at)
+    shown = metrics(at)
+    assert shown["loss after T steps"] == f"{0.5 * np.sum((y - Phi @ theta) ** 2):.6g}"
+    assert float(shown["max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot"]) < 1e-9
+
+
 def test_circle_preset_shows_the_notes_plane_minus_one_one_one_with_zero_training_error():
     at = applied("circle")
     shown = metrics(at)
