@@ -37,8 +37,8 @@ class Preset:
     def link(self):
         """The page's path and query that reopen this view: every value that differs from its default (a default
         value is what a fresh session shows anyway, so the link leaves it out, as the controls do)."""
-        query = {k: encode(FIELDS[k], v) for k, v in self.values if encode(FIELDS[k], v) != encode(FIELDS[k],
-                                                                                                     FIELDS[k].default)}
+        fields = [(FIELDS[k], v) for k, v in self.values]
+        query = {f.key: encode(f, v) for f, v in fields if encode(f, v) != encode(f, f.default)}
         if self.tab:
             query["mc_tab"] = self.tab
         return f"/{self.page}" + (f"?{urlencode(query)}" if query else "")
