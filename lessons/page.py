@@ -28,7 +28,7 @@ def _apply(preset):
     """A preset button's callback: its values into the session state; the rerun draws them and links them."""
     st.session_state.update(preset.values)
     if preset.tab:
-        st.session_state["mc_tab"] = preset.tab
+        st.session_state[presets.TAB_KEY] = preset.tab
 
 
 def presets_row(slug):
@@ -43,7 +43,8 @@ def presets_row(slug):
 
 def fragment(body):
     """st.fragment: a control moved inside reruns only this section, not the sidebar. When a callback changed
-    something outside it (a preset that picks a dataset: request_app_rerun), it hands over to a whole-app rerun."""
+    something outside it (lesson 5's buttons that fill the formula box and open its tab: request_app_rerun), it hands
+    over to a whole-app rerun."""
     @st.fragment
     @functools.wraps(body)
     def run(*args, **kwargs):

@@ -17,6 +17,8 @@ LECTURE_8 = "Lecture 8 (SSBD ch. 16)"
 JAAKKOLA = "CS578 Lecture 4 (Honorio, after Jaakkola)"
 PARK = "ECE 5984 Kernel Methods (Park)"
 CS229 = "Kernel Methods notes, LMS with features"
+# lesson 5's tabs are bound to the link under this key (st.tabs(..., key=TAB_KEY, bind="query-params"))
+TAB_KEY = "mc_tab"
 # the sidebar's data for the examples drawn on the circle rule: Lecture 8's data, 100 points, seed 0
 CIRCLE_DATA = (("dataset", "circle_rule"), ("n", 100), ("seed", 0), ("only_mine", False))
 
@@ -24,7 +26,7 @@ CIRCLE_DATA = (("dataset", "circle_rule"), ("n", 100), ("seed", 0), ("only_mine"
 @dataclass(frozen=True)
 class Preset:
     """A worked example. key: its id (button key, tests); values: (schema key, value) pairs; tab: lesson 5's tab
-    to open (its tabs are bound to the link as mc_tab, outside the schema); expect: what the page then shows."""
+    to open (its tabs are bound to the link as TAB_KEY, outside the schema); expect: what the page then shows."""
 
     key: str
     name: str
@@ -40,7 +42,7 @@ class Preset:
         fields = [(FIELDS[k], v) for k, v in self.values]
         query = {f.key: encode(f, v) for f, v in fields if encode(f, v) != encode(f, f.default)}
         if self.tab:
-            query["mc_tab"] = self.tab
+            query[TAB_KEY] = self.tab
         return f"/{self.page}" + (f"?{urlencode(query)}" if query else "")
 
 
@@ -81,7 +83,6 @@ PRESETS = (
            "A cubic kernel (1 + xx′)³, whose φ is (1, √3x, √3x², x³): LMS on θ and kernel LMS on β "
            "draw the same curve."),
 )
-BY_KEY = {p.key: p for p in PRESETS}
 
 
 def for_page(slug):

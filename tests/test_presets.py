@@ -16,11 +16,12 @@ import datasets
 from lessons import registry
 from lessons.compute_feature_maps import TAYLOR_X
 from lessons.compute_mercer import gram_points
-from lessons.presets import BY_KEY, PRESETS
+from lessons.presets import PRESETS
 from lessons.state import FIELDS, SIDEBAR, decode, encode
 from pageutil import ROOT, chart, decode as decode_array, metrics, open_page, page_data, table
 
 SCRIPTS = {lesson.slug: lesson.script for lesson in registry.LESSONS}
+BY_KEY = {p.key: p for p in PRESETS}
 
 
 def applied(key):
