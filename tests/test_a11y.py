@@ -60,6 +60,34 @@ def test_the_palette_is_okabe_ito_and_the_classes_take_two_of_its_colours():
     assert len(set(palette.CLASS_COLORS.values())) == 2
 
 
+# Machado, Oliveira & Fernandes (2009): full-severity protanopia, deuteranopia and tritanopia on linear RGB
+CVD = {
+    "protanopia": [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]],
+    "deuteranopia": [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]],
+    "tritanopia": [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.148602], [0.004733, 0.691367, 0.303900]],
+}
+SRGB_TO_XYZ = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+
+
+def lab(linear_rgb):
+    """CIE L*a*b* (D65) of a linear-RGB colour."""
+    xyz = SRGB_TO_XYZ @ linear_rgb / np.array([0.9505, 1.0, 1.089])
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def linear(hex_colour):
+    c = np.array(rgb(hex_colour)) / 255
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+@pytest.mark.parametrize("deficiency", CVD)
+def test_the_two_class_colours_stay_far_apart_for_each_colour_vision_deficiency(deficiency):
+    seen = [lab(np.clip(np.array(CVD[deficiency]) @ linear(palette.CLASS_COLORS[k]), 0, 1)) for k in (-1, 1)]
+    # ΔE*ab above ~10 is an obvious difference at a glance; Okabe–Ito's blue and vermillion stay far above it
+    assert np.linalg.norm(seen[0] - seen[1]) > 30
+
+
 def test_no_figure_or_page_module_names_a_colour_of_its_own():
     sources = [p for p in (ROOT / "figures").glob("*.py") if p.name != "palette.py"] + list((ROOT / "lessons").glob("*.py"))
     found = {p.name: COLOUR_LITERAL.findall(p.read_text()) for p in sources}
