@@ -17,13 +17,15 @@ import functools
 import numpy as np
 import plotly.graph_objects as go
 
+from figures.palette import COLORWAY, GREYS
+
 F32_MAX = float(np.finfo(np.float32).max)
 
-_AXIS = dict(gridcolor="#e8e8ec", zerolinecolor="#c4c4cc", linecolor="#9a9aa6", automargin=True)
+_AXIS = dict(gridcolor=GREYS["grid"], zerolinecolor=GREYS["zero"], linecolor=GREYS["axis"], automargin=True)
 TEMPLATE = go.layout.Template(layout=dict(
-    font=dict(family="Source Sans Pro, sans-serif", size=13, color="#31333f"),
+    font=dict(family="Source Sans Pro, sans-serif", size=13, color=GREYS["ink"]),
     paper_bgcolor="white", plot_bgcolor="white",
-    colorway=["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"],
+    colorway=COLORWAY,
     xaxis=_AXIS, yaxis=_AXIS, hoverlabel=dict(font=dict(size=13)),
 ))
 TEMPLATE_SPEC = TEMPLATE.to_plotly_json()
@@ -117,3 +119,69 @@ def plot_values(a):
     a = np.asarray(a, dtype=np.float64)
     finite = a[np.isfinite(a)]
     return a.astype(np.float32) if finite.size == 0 or np.abs(finite).max() <= F32_MAX else a
+
+
+_KINDS = {"heatmap": "colour map", "contour": "contour map", "bar": "bars", "mesh3d": "surface",
+          "surface": "surface"}
+
+
+def _text(title):
+    return (title.get("text") if isinstance(title, dict) else title) or ""
+
+
+def _count(values):
+    """How many values a trace array holds: a list, or a base64 typed array {"dtype", "bdata", "shape"}."""
+    if isinstance(values, dict):
+        shape = str(values.get("shape", ""))
+        if shape:
+            return int(np.prod([int(s) for s in shape.split(",")]))
+        data = values["bdata"]   # base64: 3 bytes per 4 characters, less the padding
+        return (len(data) * 3 // 4 - data[-2:].count("=")) // np.dtype(values["dtype"]).itemsize
+    return len(values) if values is not None else 0
+
+
+def _kind(trace):
+    kind = trace.get("type", "scatter")
+    if kind in _KINDS:
+        return _KINDS[kind]
+    mode = trace.get("mode", "lines+markers")
+    what = "points" if "markers" in mode and "lines" not in mode else "line"
+    return ("3-D " if kind == "scatter3d" else "") + what
+
+
+def chart_name(spec):
+    """A short name of a figure dict: its title, else what its axes show."""
+    layout = spec.get("layout", {})
+    title = _text(layout.get("title"))
+    if title:
+        return title
+    scene = layout.get("scene")
+    if scene:
+        return "3-D view of " + ", ".join(_text(scene.get(a, {}).get("title")) for a in ("xaxis", "yaxis", "zaxis"))
+    x, y = (_text(layout.get(a, {}).get("title")) for a in ("xaxis", "yaxis"))
+    return f"{y} against {x}" if x and y else (x or y or "chart")
+
+
+def describe(spec):
+    """A figure dict in words, its text alternative for a screen reader: its name, its axes, and what each named
+    trace draws (how many points, or a line, a colour map...), and how many frames an animation has."""
+    layout = spec.get("layout", {})
+    parts = [chart_name(spec) + "."]
+    x, y = (_text(layout.get(a, {}).get("title")) for a in ("xaxis", "yaxis"))
+    if x and y and not layout.get("scene"):
+        parts.append(f"Horizontal axis {x}, vertical axis {y}.")
+    drawn = {}
+    for trace in spec.get("data", []):
+        kind = _kind(trace)
+        name = trace.get("name") or kind
+        if name in drawn:
+            continue
+        if kind.endswith("points"):
+            n = _count(trace.get("x"))
+            kind = f"{n} {kind[:-1] if n == 1 else kind}"
+        drawn[name] = kind if name == _kind(trace) else f"{name} ({kind})"
+    if drawn:
+        parts.append("Drawn: " + "; ".join(drawn.values()) + ".")
+    if spec.get("frames"):
+        parts.append(f"Animated in {len(spec['frames'])} frames: Play, Step and Reset replay them.")
+    return " ".join(parts)

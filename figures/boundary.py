@@ -19,12 +19,9 @@ import numpy as np
 
 from figures import figure, plot_values
 from figures import contours
+from figures.palette import CLASS_COLORS, CLASS_SYMBOLS, DIVERGING, OWN_SYMBOLS, SECONDARY
 
-# dark class colours on a light field, so a point stays visible on its own side of the boundary
-CLASS_COLORS = {-1: "#08519c", 1: "#b2182b"}
 CLASS_LABELS = {-1: "y = −1", 1: "y = +1"}
-# blue for f < 0 (class −1), white at f = 0, red for f > 0 (class +1)
-DIVERGING = [[0.0, "#8fbfe0"], [0.25, "#cfe3f2"], [0.5, "#ffffff"], [0.75, "#f9d2c4"], [1.0, "#ee9a80"]]
 F_RANGE = 2.0
 # 80 × 80 cells of about 5 px on a decision plot: no finer than the eye, and 64 % of 100 × 100's work (the
 # model on the grid, the level lines, the payload, the browser's image)
@@ -43,26 +40,28 @@ MARGINS = "f = ±1 (margins)"
 
 
 def class_traces(X, y, *, size=8):
-    """One scatter trace per class, in the project's class colours."""
+    """One scatter trace per class, in the class's colour and marker shape (figures/palette.py)."""
     traces = []
     for label in (-1, 1):
         mask = y == label
         traces.append(dict(type="scatter",
             x=X[mask, 0], y=X[mask, 1], mode="markers", name=CLASS_LABELS[label],
-            marker=dict(color=CLASS_COLORS[label], size=size, line=dict(color="white", width=1)),
+            marker=dict(color=CLASS_COLORS[label], symbol=CLASS_SYMBOLS[label], size=size,
+                        line=dict(color="white", width=1)),
             hovertemplate="x₁=%{x:.2f}, x₂=%{y:.2f}<extra>" + CLASS_LABELS[label] + "</extra>",
         ))
     return traces
 
 
 def own_points_trace(points):
-    """The student's points [(x1, x2, label)] as one trace: diamonds in the class colours with a black
-    outline, customdata = the index of each point in the student's list."""
+    """The student's points [(x1, x2, label)] as one trace: diamonds (OWN_SYMBOLS, one per class) in the class
+    colours with a black outline, customdata = the index of each point in the student's list."""
     points = np.asarray(points, dtype=np.float64).reshape(-1, 3)
     return dict(type="scatter",
         x=points[:, 0].astype(np.float32), y=points[:, 1].astype(np.float32), mode="markers", name=OWN_POINTS,
         customdata=np.arange(len(points), dtype=np.int32),
-        marker=dict(symbol="diamond", size=13, color=[CLASS_COLORS[int(v)] for v in points[:, 2]],
+        marker=dict(symbol=[OWN_SYMBOLS[int(v)] for v in points[:, 2]], size=13,
+                    color=[CLASS_COLORS[int(v)] for v in points[:, 2]],
                     line=dict(color="black", width=1.5)),
         hovertemplate="your point %{customdata}: x₁=%{x:.2f}, x₂=%{y:.2f}<extra>drag to move, "
                       "double-click to remove</extra>",
@@ -133,7 +132,7 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
     traces += _line_traces(level_sets(xs, ys, Z, (0.0, -1.0, 1.0)), line_names)
     traces += class_traces(X, y)
     rings = [(free_sv, "free SV (0 < α < C)", "black", "solid"),
-             (bounded_sv, "bounded SV (α = C)", "#7b3294", "dot")]
+             (bounded_sv, "bounded SV (α = C)", SECONDARY, "dot")]
     for idx, name, color, dash in rings:
         if idx is not None and len(idx):
             traces.append(dict(type="scatter",

@@ -7,19 +7,20 @@ counts and errors as float64 (float32 would round counts above 2²⁴).
 import numpy as np
 
 from figures import figure
+from figures.palette import EMPHASIS, EXACT, GREYS, OKABE_ITO
 
-EXPLICIT_COLOR = "#b2182b"
-KERNEL_COLOR = "#2166ac"
-DIM_COLOR = "#777777"
-EXACT_COLOR = "#222222"
-APPROX_COLOR = "#e08214"
+EXPLICIT_COLOR = OKABE_ITO["reddish purple"]
+KERNEL_COLOR = OKABE_ITO["bluish green"]
+DIM_COLOR = GREYS["mid"]
+EXACT_COLOR = EXACT
+APPROX_COLOR = EMPHASIS
 HEIGHT = 400
 
 
 def _vline(x):
     """The dotted line at x as fig.add_vline draws it."""
     return dict(type="line", x0=x, x1=x, xref="x", y0=0, y1=1, yref="y domain",
-                line=dict(color="#888", dash="dot", width=1.5))
+                line=dict(color=GREYS["light"], dash="dot", width=1.5))
 
 
 MAX_LOG_TICKS = 8

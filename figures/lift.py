@@ -5,10 +5,11 @@ import numpy as np
 
 from figures import figure
 
-from .boundary import CLASS_COLORS, CLASS_LABELS, decision_figure
+from .boundary import CLASS_LABELS, decision_figure
+from .palette import CLASS_COLORS, CLASS_SYMBOLS, PRIMAL
 
 CIRCLE_POINTS = 181
-NOTES_COLOR = "#1b7837"
+NOTES_COLOR = PRIMAL
 
 
 def lift_box(Z, *, pad=0.08):
@@ -78,7 +79,8 @@ def lift_figure(Z, y, *, axis_titles, planes=(), margin_idx=None, box=None, eye=
         P = Z[y == label].astype(np.float32)
         traces.append(dict(type="scatter3d",
             x=P[:, 0], y=P[:, 1], z=P[:, 2], mode="markers", name=CLASS_LABELS[label],
-            marker=dict(color=CLASS_COLORS[label], size=4, line=dict(color="white", width=0.5)),
+            marker=dict(color=CLASS_COLORS[label], symbol=CLASS_SYMBOLS[label], size=4,
+                        line=dict(color="white", width=0.5)),
             hovertemplate=f"{axis_titles[0]}=%{{x:.2f}}<br>{axis_titles[1]}=%{{y:.2f}}<br>"
                           f"{axis_titles[2]}=%{{z:.2f}}<extra>{CLASS_LABELS[label]}</extra>",
         ))

@@ -7,14 +7,9 @@ import numpy as np
 
 from figures import figure, plot_values
 from figures.boundary import CLASS_LABELS
+from figures.palette import CERT_NEGATIVE, CERT_POSITIVE, CLASS_SYMBOLS, GRAM_SCALE, GREYS, NEGATIVE, POSITIVE
 
-POSITIVE = "#4d9221"
-ROUNDING = "#999999"
-NEGATIVE = "#c51b7d"
-CERT_POSITIVE = "#e08214"
-CERT_NEGATIVE = "#542788"
-# blue for negative entries, white at 0, red for positive ones; zmid=0 keeps 0 white
-GRAM_SCALE = [[0.0, "#2166ac"], [0.5, "#f7f7f7"], [1.0, "#b2182b"]]
+ROUNDING = GREYS["light"]
 
 
 def gram_heatmap(K, y, *, height=420):
@@ -63,7 +58,7 @@ def spectrum_figure(eigenvalues, threshold, *, height=420, title="Eigenvalues of
                      line=dict(color=ROUNDING, dash="dot"))],
         # on a log axis an annotation's y is log10 of the value
         annotations=[dict(x=1, xref="paper", y=float(np.log10(level)), yref="y", text="rounding level rtol·max|λ|",
-                          showarrow=False, xanchor="right", yanchor="bottom", font=dict(color="#666", size=11))],
+                          showarrow=False, xanchor="right", yanchor="bottom", font=dict(color=GREYS["mid"], size=11))],
         height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="spectrum",
         title=dict(text=title, font=dict(size=14)),
         legend=dict(orientation="h", yanchor="top", y=-0.15, x=0),
@@ -72,14 +67,14 @@ def spectrum_figure(eigenvalues, threshold, *, height=420, title="Eigenvalues of
 
 
 def certificate_figure(X, y, c, quadratic_form, *, height=420):
-    """The points sized by |cᵢ| and coloured by the sign of cᵢ (circles: class −1, diamonds: class +1):
+    """The points sized by |cᵢ| and coloured by the sign of cᵢ (each class in its marker shape):
     the combination Σ cᵢ φ(xᵢ) whose squared length cᵀKc would be negative."""
     c = np.asarray(c, dtype=np.float64)
     y = np.asarray(y)
     scale = float(np.max(np.abs(c))) or 1.0
     traces = []
     for sign, name, color in ((1, "cᵢ > 0", CERT_POSITIVE), (-1, "cᵢ < 0", CERT_NEGATIVE)):
-        for label, symbol in ((-1, "circle"), (1, "diamond")):
+        for label, symbol in CLASS_SYMBOLS.items():
             mask = (np.sign(c) == sign) & (y == label)
             if not mask.any():
                 continue

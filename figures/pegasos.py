@@ -9,15 +9,16 @@ import base64
 import numpy as np
 
 from figures import figure, plot_values
-from figures.boundary import CLASS_COLORS, LINE_TRACES, boundary_frames, decision_figure
+from figures.palette import CLASS_COLORS, CLASS_PATTERNS, GREYS, PRIMAL, SECONDARY
+from figures.boundary import LINE_TRACES, boundary_frames, decision_figure
 
 # bytes of frame data the α animation may carry (two float32 traces per frame, base64 in JSON),
 # and at most this many frames: 25 steps play smoothly enough, and each frame is sent again with
 # every change of the run (40 frames made the figure 70 KB and its rerun the page's slowest)
 FRAME_BUDGET = 90_000
 MAX_FRAMES = 25
-LAST_COLOR = "#7b3294"
-AVG_COLOR = "#1b7837"
+LAST_COLOR = SECONDARY
+AVG_COLOR = PRIMAL
 
 
 def _log_ticks(lo, hi):
@@ -55,7 +56,7 @@ def objective_figure(t, objective_last, objective_avg, optimum, *, t_mark=None, 
                                 text=f"exact optimum {optimum:.5g}", showarrow=False, xanchor="left", yanchor="top"))
     if t_mark is not None:
         shapes.append(dict(type="line", x0=float(t_mark), x1=float(t_mark), xref="x", y0=0, y1=1, yref="y domain",
-                           line=dict(color="#888", dash="dot", width=1.5)))
+                           line=dict(color=GREYS["light"], dash="dot", width=1.5)))
     return figure(traces, layout=dict(
         height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="objective",
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), shapes=shapes,
@@ -102,7 +103,8 @@ def alpha_animation(snapshot_t, alpha, alpha_avg, y, alpha_star_y, *, height=420
     last = frames_at[-1]
     data = [
         dict(type="bar", x=pos, y=alpha[last], name="last iterate α^t",
-               marker=dict(color=[CLASS_COLORS[int(v)] for v in y[order]], opacity=0.55),
+               marker=dict(color=[CLASS_COLORS[int(v)] for v in y[order]], opacity=0.55,
+                           pattern=dict(shape=[CLASS_PATTERNS[int(v)] for v in y[order]])),
                hovertemplate="point %{x}<br>α^t=%{y:.4g}<extra></extra>"),
         dict(type="scatter", x=pos, y=alpha_avg[last], mode="markers", name="average α̂_t", marker=dict(color=AVG_COLOR, size=5),
                    hovertemplate="point %{x}<br>α̂_t=%{y:.4g}<extra></extra>"),
@@ -164,7 +166,7 @@ def perceptron_figure(xs, ys, Z, X, y, alpha, *, title=None, height=440, replay=
 def mistakes_figure(mistakes, *, height=220):
     """Mistakes per epoch; the last bar is 0 exactly when the perceptron converged."""
     epochs = np.arange(1, len(mistakes) + 1, dtype=np.int32)
-    return figure([dict(type="bar", x=epochs, y=np.asarray(mistakes, dtype=np.int32), marker=dict(color="#555"),
+    return figure([dict(type="bar", x=epochs, y=np.asarray(mistakes, dtype=np.int32), marker=dict(color=GREYS["dark"]),
                         hovertemplate="epoch %{x}: %{y} mistakes<extra></extra>")],
                   layout=dict(height=height, margin=dict(l=10, r=10, t=10, b=10), uirevision="mistakes",
                                  xaxis=dict(title="epoch"), yaxis=dict(title="mistakes", rangemode="tozero")))

@@ -6,13 +6,14 @@ Pure functions (arrays, options) -> go.Figure; arrays go out as float32.
 import numpy as np
 
 from figures import figure, plot_values
+from figures.palette import BLUE, EMPHASIS, EXACT, GREYS, PRIMAL, VERMILLION, tint
 
-DATA_COLOR = "#555555"
-THETA_COLOR = "#1b7837"
-BETA_COLOR = "#e08214"
-SUM_COLOR = "#222222"
+DATA_COLOR = GREYS["dark"]
+THETA_COLOR = PRIMAL
+BETA_COLOR = EMPHASIS
+SUM_COLOR = EXACT
 # bumps with β_j > 0 and β_j < 0, told apart so the cancellations are visible
-BUMP_COLORS = {1: "#d6604d", -1: "#4393c3"}
+BUMP_COLORS = {1: tint(VERMILLION, 0.7), -1: tint(BLUE, 0.7)}
 HEIGHT = 420
 # the thin bump lines share at most this many points; beyond it every k-th grid point is drawn
 # (the sum keeps the full grid), so the figure stays under its 150 KB payload budget for any n

@@ -6,11 +6,12 @@ import numpy as np
 
 from figures import figure
 
-from .boundary import CLASS_COLORS, CLASS_LABELS, LINE_TRACES, boundary_frames, decision_figure, level_sets, line_trace
+from .palette import CLASS_COLORS, CLASS_PATTERNS, EMPHASIS, PRIMAL, SECONDARY
+from .boundary import CLASS_LABELS, LINE_TRACES, boundary_frames, decision_figure, level_sets, line_trace
 
-PRIMAL_COLOR = "#1b7837"
-C_LINE_COLOR = "#7b3294"
-PAIR_COLOR = "#e08214"
+PRIMAL_COLOR = PRIMAL
+C_LINE_COLOR = SECONDARY
+PAIR_COLOR = EMPHASIS
 PAIR_NAME = "working set of the step"
 
 
@@ -24,7 +25,7 @@ def alpha_bars(alpha, y, C, *, title=None, height=300, snapshots=None, labels=No
     y = np.asarray(y)
     index = np.arange(alpha.shape[0])
     traces = [dict(type="bar", x=index[y == label], y=alpha[y == label].astype(np.float32), name=CLASS_LABELS[label],
-                     marker=dict(color=CLASS_COLORS[label]),
+                     marker=dict(color=CLASS_COLORS[label], pattern=dict(shape=CLASS_PATTERNS[label])),
                      hovertemplate="point %{x}<br>α=%{y:.4g}<extra>" + CLASS_LABELS[label] + "</extra>")
               for label in (-1, 1)]
     # the line y = C and its label as add_hline(annotation_position="top right") draws them, passed with the

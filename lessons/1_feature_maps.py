@@ -24,6 +24,7 @@ page.header(
     "number straight from $x$ and $z$, without ever building $\\phi$.",
     r"\phi:\ \mathbb{R}^d \to \mathbb{R}^{\dim\phi}, \qquad K(x, z) = \langle \phi(x), \phi(z) \rangle "
     r"= \sum_k \phi_k(x)\,\phi_k(z)")
+page.presets_row("feature-maps")
 
 
 def point_inputs(name, source):
@@ -104,6 +105,7 @@ def taylor_section():
         m = widgets.slider("m (number of Taylor terms kept)", "fm_m")
     with b:
         gamma = widgets.log_slider("γ (kernel width; larger = narrower)", "fm_gamma")
+        st.caption(widgets.sigma_text("taylor", gamma))
     with c:
         z = widgets.slider("z (the fixed second point)", "fm_z", step=0.25)
     t = taylor(gamma, z, m)

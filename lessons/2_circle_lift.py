@@ -38,6 +38,7 @@ page.header(
     "the sidebar's to lift any other dataset.",
     r"y = \operatorname{sign}(x_1^2 + x_2^2 - 1), \qquad \phi(x) = (1,\ x_1^2,\ x_2^2), \qquad "
     r"w = (-1,\ 1,\ 1):\ w\cdot\phi(x) = x_1^2 + x_2^2 - 1")
+page.presets_row("circle")
 
 
 @page.fragment

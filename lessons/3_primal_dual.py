@@ -11,13 +11,7 @@ from lessons.compute_primal_dual import (DUAL_TOL, GAP_TOL, SKLEARN_HARD_C, SOLV
                                          comparison, dual_figure, libsvm, margin, snapshot_labels, solve)
 
 SPACE_LABELS = {"linear": "φ(x) = x", "explicit": "explicit φ(x)", "kernel": "any kernel (dual only)"}
-LFD_PRESET = {"dataset": "lfd_toy", "only_mine": False, "pd_space": "linear", "pd_offset": True, "pd_hard": True}
 NUMBER_FORMATS = {"α": "%.6f", "y·f(x)": "%.6f", "KKT violation": "%.2e", "x₁": "%.3f", "x₂": "%.3f"}
-
-
-def load_lfd_preset():
-    st.session_state.update(LFD_PRESET)
-    page.request_app_rerun()   # the preset changes the sidebar's dataset
 
 
 def controls():
@@ -28,17 +22,14 @@ def controls():
                                 help="Off: the plane passes through the origin (b = 0) and the dual loses Σαᵢyᵢ = 0.")
     with c2:
         C = widgets.c_control("pd")
-    d1, d2, d3 = st.columns([4, 2, 3], vertical_alignment="bottom")
+    d1, d2 = st.columns([6, 3], vertical_alignment="bottom")
     fmap, kernel = None, KernelSpec("linear")
     with d1:
         if space == "explicit":
             fmap = widgets.selectbox("φ (explicit feature map)", "pd_phi", format_func=map_label)
         elif space == "kernel":
             kernel = widgets.kernel_controls("pd")
-    d2.button("4-point example", on_click=load_lfd_preset, icon=":material/school:", width="stretch", key="pd_lfd",
-              help="Learning From Data, Lecture 25: four points, hard margin with offset, φ(x) = x. "
-                   "Expect α* = (½, ½, 1, 0), w = (1, −1), b = −1, margin 1/√2.")
-    with d3:
+    with d2:
         compare = widgets.checkbox("compare with scikit-learn (libsvm)", "pd_sklearn")
     return Setup(space, fmap, kernel, offset, float(C)), compare
 
@@ -79,6 +70,7 @@ page.header(
     r"\text{dual: }\max_{\alpha}\ \sum_i \alpha_i - \tfrac12 \sum_{i,j} \alpha_i\alpha_j y_i y_j K(x_i, x_j)"
     r"\ \ \text{s.t. } 0 \le \alpha_i \le C,\ \ \sum_i \alpha_i y_i = 0\ (\text{with offset}) \quad"
     r"\Rightarrow\quad w = \sum_i \alpha_i y_i \phi(x_i)")
+page.presets_row("primal-dual")
 
 
 @page.fragment

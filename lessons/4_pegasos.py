@@ -54,6 +54,7 @@ page.header(
     "step size $1/(\\lambda t)$ shrinks everything else. The classifier it returns is the **average** of "
     "all iterates, which settles much more calmly than the last one. Below it, the kernel perceptron "
     "learns on the same points by counting mistakes.")
+page.presets_row("pegasos")
 
 
 @page.fragment
@@ -117,7 +118,7 @@ def replay(X, y, s, run, optimum):
     with left:
         st.markdown(f"**f(x) = Σⱼ {symbol}ⱼ K(xⱼ, x) at t = {t} of {s.T}**; ▶ Play replays the run up to t")
         page.boundary_chart(pegasos_replay_figure(X, y, s.kernel, s.lam, s.T, s.seed, k, iterate, data.own_points()),
-                            key="pg_boundary")
+                            key="pg_boundary", name="Pegasos: f(x) over the plane")
     with right:
         st.markdown("**Objective vs t, and the exact optimum**")
         page.chart(objective_figure(run.t, run.objective, run.objective_avg, optimum, t_mark=t), key="pg_objective")
@@ -133,7 +134,7 @@ def perceptron_section(X, y, s, perceptron):
     with left:
         st.markdown("**The perceptron's f(x); rings grow with the mistake count αᵢ**; ▶ Play: epoch by epoch")
         page.boundary_chart(perceptron_replay_figure(X, y, s.kernel, s.max_epochs, data.own_points()),
-                            key="pg_perceptron")
+                            key="pg_perceptron", name="Kernel perceptron: f(x) over the plane")
     with right:
         if perceptron.converged:
             st.success(f"Converged: epoch {perceptron.n_epochs} made no mistake, so every training point is "

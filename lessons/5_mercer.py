@@ -126,6 +126,7 @@ page.header(
     "a proof that $K$ is not a kernel: its eigenvector $c$ would be a combination with negative squared length.",
     r"K \text{ valid} \iff K_{ij} = K(x_i, x_j) \text{ symmetric and } "
     r"c^\top K c = \Big\|\sum_i c_i\,\phi(x_i)\Big\|^2 \ge 0 \ \ \forall c,\ \forall x_1,\dots,x_m")
+page.presets_row("mercer")
 
 
 @page.fragment

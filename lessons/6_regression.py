@@ -21,6 +21,7 @@ page.header(
     "such $\\beta$ in one linear solve; gradient descent walks to it.",
     r"f(x) = \theta^\top\phi(x) = \sum_{j=1}^n \beta_j\, K(x_j, x), \qquad \text{ridge: } (K + \lambda I)\,\beta = y,"
     r" \qquad \text{LMS: } \beta \leftarrow \beta + \eta\,(y - K\beta)")
+page.presets_row("regression")
 
 
 def ridge_section(x, y, spec, lam, left, right):
@@ -34,7 +35,8 @@ def ridge_section(x, y, spec, lam, left, right):
         page.warnings(r.warnings)
         st.markdown("Each thin line is one term $\\beta_j K(x_j, x)$, a bump centred on a training point; "
                     "the thick line, their sum, is the fitted curve.")
-        page.chart(bumps_fig(x[:, 0], y, r.grid, r.beta, r.bumps, r.f, **HOUSE_AXES), key="rg_bumps")
+        page.chart(bumps_fig(x[:, 0], y, r.grid, r.beta, r.bumps, r.f, **HOUSE_AXES), key="rg_bumps",
+                   name="Kernel ridge: the bumps βⱼK(xⱼ, x) and their sum")
         page.metrics({"training RMSE": f"{r.rmse:.4g}", "largest |βⱼ|": f"{np.max(np.abs(r.beta)):.4g}",
                       "Σⱼ βⱼ": f"{np.sum(r.beta):.4g}"})
     page.code("The numbers: β and the ridge prediction f(xⱼ) at each training point, and the solver", RIDGE_SOURCE,
@@ -62,7 +64,7 @@ def descent_section(x, y, spec):
                             theta_name="θᵀφ(x) (LMS on θ)" if r.explicit else "(no finite φ: β only)",
                             beta_name="Σⱼ βⱼ K(xⱼ, x) (kernel LMS on β)", uirevision="rg_fits", **HOUSE_AXES,
                             beta_frames=([f"t = {t}" for t in r.frame_t], r.f_beta_frames)),
-                   key="rg_fits")
+                   key="rg_fits", name="Gradient descent: LMS on θ and kernel LMS on β")
         st.caption("▶ Play replays kernel LMS: the dashed β curve at the recorded steps t, up to T.")
     with right:
         curves = {"loss of θ": (r.loss_theta, None)} if r.explicit else {}
@@ -89,7 +91,7 @@ def logistic_section():
              r"\qquad \beta \leftarrow (1 - \eta\lambda)\,\beta + \eta\; y \circ \sigma(-y \circ K\beta)")
     a, b, c = st.columns(3, gap="medium")
     with a:
-        spec = widgets.kernel_controls("rgl")
+        spec = widgets.kernel_controls("rgl", of="logistic regression")
     with b:
         lam = widgets.log_slider("λ (regularization strength)", "rgl_lam")
         T = widgets.slider("T (number of gradient steps)", "rgl_T")
@@ -126,7 +128,7 @@ def house_price_sections():
     left, right = st.columns([1, 2], gap="large")
     with left:
         x, y = data.house_prices(widgets.slider("n (house-price points)", "rg_n"))
-        spec = widgets.kernel_controls("rg")
+        spec = widgets.kernel_controls("rg", of="house prices")
         lam = widgets.log_slider("λ (ridge penalty; larger = smoother)", "rg_lam")
     ridge_section(x, y, spec, lam, left, right)
     st.divider()

@@ -8,6 +8,7 @@ import numpy as np
 
 from figures.boundary import GRID_POINTS
 from figures.lift import NOTES_COLOR, back_figure as _back_figure, lift_box, lift_figure as _lift_figure
+from figures.palette import GREYS
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.svm import PrimalSVM
@@ -22,7 +23,7 @@ AXES = {"circle": (1, 2, 0), "paraboloid": (0, 1, 2)}
 AXIS_TITLES = {"circle": ("x₁²", "x₂²", "1 (constant)"), "paraboloid": ("x₁", "x₂", "x₁² + x₂²")}
 # the circle lift is seen from above the origin corner, so its planes show as full triangles
 CAMERA = {"circle": (-1.25, -1.25, 1.45), "paraboloid": (1.5, -1.6, 0.9)}
-MAX_MARGIN_COLOR = "#444444"
+MAX_MARGIN_COLOR = GREYS["dark"]
 # a point with y f(x) below 1 + this is drawn as on (or inside) the margin
 MARGIN_TOL = 1e-6
 PRIMAL_SOURCE = inspect.getsource(PrimalSVM.fit)

@@ -14,7 +14,8 @@ Streamlit Community Cloud — under names that carry plotly.js's version or the 
 cached copy is never stale. What each message carries besides the figure is a ~0.4 KB loader (a component's
 inline script travels with every message; only an installed package's asset directory avoids that).
 
-Message: bytes — one line of JSON options ({"mode": "plain" | "boundary", "height": ...}), a newline, then
+Message: bytes — one line of JSON options ({"mode": "plain" | "boundary", "height": ..., "name": the chart's short
+name, "label": its text alternative, both made from the figure by figures.describe}), a newline, then
 the figure's JSON from plotly.io.to_json, where numpy arrays are base64 typed arrays ({dtype, bdata, shape})
 that plotly.js decodes: no array travels as a list of numbers.
 
@@ -42,7 +43,7 @@ import streamlit as st
 from plotly.offline import get_plotlyjs_version
 
 from datasets.upload import DECIMALS
-from figures import deferred_frames, has_deferred_frames
+from figures import chart_name, deferred_frames, describe, has_deferred_frames
 from figures.boundary import OWN_POINTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,20 +97,31 @@ _component = st.components.v2.component("kernel_lab.live_chart", js=LOADER, isol
 
 
 def _figure_json(fig, frames=False):
-    """The figure as JSON text, made once per figure object (pages memoize their figures); with frames: with the
-    frames figures.figure deferred."""
+    """The figure as JSON text and its text alternative (name, description: figures.describe), made once per figure
+    object (pages memoize their figures); with frames: with the frames figures.figure deferred."""
     attribute = "_live_chart_json_frames" if frames else "_live_chart_json"
-    text = getattr(fig, attribute, None)
-    if text is None:
-        spec = {**fig.to_dict(), "frames": deferred_frames(fig)} if frames else fig.to_dict()
-        text = pio.to_json(spec, validate=False)
-        setattr(fig, attribute, text)
-    return text
+    made = getattr(fig, attribute, None)
+    if made is None:
+        spec = fig.to_dict()
+        alternative = {"name": chart_name(spec), "label": describe(spec)}
+        made = pio.to_json({**spec, "frames": deferred_frames(fig)} if frames else spec, validate=False), alternative
+        setattr(fig, attribute, made)
+    return made
 
 
-def message(figure_json, **options):
-    """One message: a line of JSON options, then the figure's JSON."""
-    return (json.dumps(options, separators=(",", ":")) + "\n" + figure_json).encode()
+def message(figure, **options):
+    """One message: a line of JSON options (with the figure's name and text alternative), then the figure's JSON;
+    figure: what _figure_json made."""
+    text, alternative = figure
+    return (json.dumps({**options, **alternative}, separators=(",", ":")) + "\n" + text).encode()
+
+
+def _named(figure, name):
+    """The figure's JSON and text alternative, under `name` when a page gives one (two charts with the same axes)."""
+    if name is None:
+        return figure
+    text, alternative = figure
+    return text, {"name": name, "label": f"{name}: {alternative['label']}"}
 
 
 def frames_key(key):
@@ -117,10 +129,10 @@ def frames_key(key):
     return f"{key}:frames"
 
 
-def _message(fig, key, mode, **options):
+def _message(fig, key, name, mode, **options):
     deferred = has_deferred_frames(fig)
     frames = deferred and bool(st.session_state.get(frames_key(key)))
-    return message(_figure_json(fig, frames), mode=mode, replay=deferred, **options)
+    return message(_named(_figure_json(fig, frames), name), mode=mode, replay=deferred, **options)
 
 
 def _wants_frames(key, raw):
@@ -130,9 +142,10 @@ def _wants_frames(key, raw):
     return False
 
 
-def chart(fig, *, key, height=None):
-    """Draw `fig` (a go.Figure, e.g. from figures.figure) and redraw it in place on later reruns."""
-    _component(key=key, data=_message(fig, key, "plain", height=height),
+def chart(fig, *, key, height=None, name=None):
+    """Draw `fig` (a go.Figure, e.g. from figures.figure) and redraw it in place on later reruns. name: what a
+    screen reader calls it, when its title or axes do not tell it from another chart on the page."""
+    _component(key=key, data=_message(fig, key, name, "plain", height=height),
                on_event_change=lambda: _wants_frames(key, st.session_state[key].get("event")))
 
 
@@ -184,11 +197,11 @@ def _on_event(key, n_own, new_class, handle):
         handle(event)
 
 
-def boundary_chart(fig, *, key, own, new_class, on_event):
+def boundary_chart(fig, *, key, own, new_class, on_event, name=None):
     """Draw a decision plot (a go.Figure that draws the student's points as its OWN_POINTS trace) in place;
     clicks, drags and double-clicks on it become ChartEvents. `own`: the student's points (their count bounds
     the indices); `new_class`: the class a click adds (+1 or −1; shift-click adds the other). `on_event(event)` runs as a widget callback, before the
     script reruns, so everything drawn in that rerun already shows the change. Returns the event or None."""
-    result = _component(key=key, data=_message(fig, key, "boundary", own=OWN_POINTS),
+    result = _component(key=key, data=_message(fig, key, name, "boundary", own=OWN_POINTS),
                         on_event_change=functools.partial(_on_event, key, len(own), new_class, on_event))
     return parse_event(result.event, n_own=len(own), new_class=new_class)

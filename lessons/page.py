@@ -11,7 +11,7 @@ import functools
 import pyarrow as pa
 import streamlit as st
 
-from lessons import live_chart, sidebar
+from lessons import live_chart, presets, sidebar
 
 _RERUN_APP = "_rerun_app"
 
@@ -24,9 +24,27 @@ def header(title, text, *formulas):
         st.latex(formula)
 
 
+def _apply(preset):
+    """A preset button's callback: its values into the session state; the rerun draws them and links them."""
+    st.session_state.update(preset.values)
+    if preset.tab:
+        st.session_state[presets.TAB_KEY] = preset.tab
+
+
+def presets_row(slug):
+    """The page's worked examples (lessons/presets.py) as a row of buttons under the header; each one's help names
+    its source, what to expect and its link."""
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        st.markdown("**The notes' examples:**", width="content")
+        for p in presets.for_page(slug):
+            st.button(p.name, key=f"preset_{p.key}", on_click=_apply, args=(p,), icon=":material/school:",
+                      help=f"{p.source}. {p.expect}  \nLink: `{p.link()}`")
+
+
 def fragment(body):
     """st.fragment: a control moved inside reruns only this section, not the sidebar. When a callback changed
-    something outside it (a preset that picks a dataset: request_app_rerun), it hands over to a whole-app rerun."""
+    something outside it (lesson 5's buttons that fill the formula box and open its tab: request_app_rerun), it hands
+    over to a whole-app rerun."""
     @st.fragment
     @functools.wraps(body)
     def run(*args, **kwargs):
@@ -74,9 +92,9 @@ def table(columns, **kwargs):
     return st.dataframe(pa.table(columns), hide_index=True, **kwargs)
 
 
-def chart(fig, key):
-    """Draw a figure, updated in place on later reruns (lessons/live_chart.py)."""
-    live_chart.chart(fig, key=key)
+def chart(fig, key, name=None):
+    """Draw a figure, updated in place on later reruns (lessons/live_chart.py); name: see live_chart.chart."""
+    live_chart.chart(fig, key=key, name=name)
 
 
 def _apply_event(event):
@@ -91,11 +109,11 @@ def _apply_event(event):
     st.rerun(scope="app")
 
 
-def boundary_chart(fig, key):
+def boundary_chart(fig, key, name=None):
     """Draw a decision-boundary figure in place: a click adds a point of the sidebar's class where it lands
     (shift-click: the other class), dragging one of the student's points moves it, a double-click removes it.
     The figure draws the student's points itself (decision_figure(..., own=data.own_points()), memoized with it)."""
-    live_chart.boundary_chart(fig, key=key, own=sidebar.user_points(),
+    live_chart.boundary_chart(fig, key=key, own=sidebar.user_points(), name=name,
                               new_class=int(st.session_state.get("new_class") or 1), on_event=_apply_event)
 
 

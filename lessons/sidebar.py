@@ -12,7 +12,7 @@ from kernel_core.svm import DualSVM, PrimalSVM
 from lessons import points, widgets
 from lessons.state import FORMULA_MAX_LENGTH, MAX_USER_POINTS, N_MAX
 
-CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (red)"}
+CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (vermillion)"}
 
 
 def sidebar():
@@ -38,8 +38,8 @@ def _own_points():
         st.caption("Click or tap a decision-boundary plot to drop a point of this class there (shift-click: the "
                    "other class); drag your point to move it, double-click it to remove it. Or type coordinates.")
         c1, c2 = st.columns(2)
-        c1.number_input("x₁", -MAX_ABS_COORD, MAX_ABS_COORD, 0.0, 0.1, key="new_x1")
-        c2.number_input("x₂", -MAX_ABS_COORD, MAX_ABS_COORD, 0.0, 0.1, key="new_x2")
+        c1.number_input("new point x₁", -MAX_ABS_COORD, MAX_ABS_COORD, 0.0, 0.1, key="new_x1")
+        c2.number_input("new point x₂", -MAX_ABS_COORD, MAX_ABS_COORD, 0.0, 0.1, key="new_x2")
         b1, b2, b3 = st.columns(3)
         b1.button("Add", on_click=_add_typed_point, width="stretch")
         b2.button("Undo", on_click=lambda: set_points(user_points()[:-1]), disabled=not own, width="stretch")

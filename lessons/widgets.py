@@ -22,6 +22,27 @@ STEP_MODES = {"batch": "batch (all points)", "stochastic": "stochastic (one poin
 RULE_LABELS = {name: rule.formula for name, rule in CLOSURE_RULES.items()}
 
 
+# the notes write these kernels with a width σ where the lab has γ: (formula, p, c) with c·σ^p = 1/γ. Lecture 8:
+# exp(−‖x − z‖²/σ); Park's slides: exp(−‖x − z‖²/σ²), exp(−‖x − z‖₂/σ²), exp(−|x − z|/σ) and, in the Taylor example
+# of lesson 1, exp(−(x − z)²/(2σ²)). Learning From Data and the CS578 slides write γ (or no width) themselves.
+SIGMA_FORMS = {
+    "rbf": (("Lecture 8's exp(−‖x − z‖²/σ)", 1, 1), ("Park's exp(−‖x − z‖²/σ²)", 2, 1)),
+    "exponential": (("Park's exp(−‖x − z‖₂/σ²)", 2, 1),),
+    "laplacian": (("Park's exp(−|x − z|/σ)", 1, 1),),
+    "taylor": (("Lecture 8's exp(−‖x − z‖²/σ)", 1, 1), ("Park's Taylor example exp(−(x − z)²/(2σ²))", 2, 2)),
+}
+
+
+def sigma_text(kernel, gamma):
+    """γ as the width σ the notes write for this kernel, e.g. "γ = 0.5 ⇔ σ = 1/γ = 2 in Lecture 8's …"."""
+    parts = []
+    for formula, p, c in SIGMA_FORMS[kernel]:
+        lhs = f"{c if c != 1 else ''}σ{'²' if p == 2 else ''}"
+        width = f", σ = {(1.0 / (c * gamma)) ** (1.0 / p):.3g}" if lhs != "σ" else ""
+        parts.append(f"{lhs} = 1/γ = {1 / gamma:.3g}{width} in {formula}")
+    return f"γ = {gamma:.3g} ⇔ " + "; ".join(parts)
+
+
 def fmt(v):
     """Short label for a slider value: 3 significant digits."""
     return f"{v:.3g}"
@@ -102,16 +123,20 @@ def text_input(label, key, **kwargs):
     return _control(st.text_input, label, key, max_chars=int(FIELDS[key].hi), **kwargs)
 
 
-def kernel_controls(prefix):
-    """The kernel chooser and the parameters that kernel uses, as a KernelSpec."""
-    kernel = selectbox("Kernel", f"{prefix}_kernel", format_func=KERNEL_LABELS.get)
+def kernel_controls(prefix, of=""):
+    """The kernel chooser and the parameters that kernel uses, as a KernelSpec. of: what the kernel is for, added
+    to every label when a page has two choosers (each control needs a label of its own)."""
+    tail = f", {of}" if of else ""
+    kernel = selectbox(f"Kernel{tail}", f"{prefix}_kernel", format_func=KERNEL_LABELS.get)
     gamma, degree, coef0 = None, 3, 1.0
     if kernel != "linear":
-        gamma = log_slider("γ (kernel width; larger = more local)", f"{prefix}_gamma")
+        gamma = log_slider(f"γ (kernel width; larger = more local){tail}", f"{prefix}_gamma")
+        if kernel in SIGMA_FORMS:
+            st.caption(sigma_text(kernel, gamma))
     if kernel == "poly":
-        degree = slider("d (polynomial degree)", f"{prefix}_degree")
+        degree = slider(f"d (polynomial degree){tail}", f"{prefix}_degree")
     if kernel in ("poly", "sigmoid"):
-        coef0 = slider("r (additive constant coef0)", f"{prefix}_coef0", step=0.25)
+        coef0 = slider(f"r (additive constant coef0){tail}", f"{prefix}_coef0", step=0.25)
     return KernelSpec(kernel, gamma, degree, coef0)
 
 

@@ -77,13 +77,13 @@ def test_own_points_are_drawn_on_top_as_diamonds_with_their_list_index():
     own = [(0.25, -1.0, 1), (1.5, 1.75, -1), (-2.0, 0.5, 1)]
     spec = sent(decision_figure(XS, YS, np.add.outer(YS, XS), X, y, own=own))
     mine = spec["data"][-1]
-    assert mine["name"] == OWN_POINTS and mine["marker"]["symbol"] == "diamond"
+    assert mine["name"] == OWN_POINTS and mine["marker"]["symbol"] == ["diamond-cross", "diamond", "diamond-cross"]
     np.testing.assert_allclose(np.column_stack([mine["x"], mine["y"]]), np.array(own)[:, :2], atol=1e-6)
     assert list(mine["customdata"]) == [0, 1, 2]
     assert mine["marker"]["color"] == [CLASS_COLORS[1], CLASS_COLORS[-1], CLASS_COLORS[1]]
-    # generated points stay round
-    assert all(t.get("marker", {}).get("symbol", "circle") == "circle" for t in spec["data"]
-               if t["type"] == "scatter" and t.get("mode") == "markers" and t["name"].startswith("y ="))
+    # generated points keep their class's shape, never a diamond
+    assert {t["name"]: t["marker"]["symbol"] for t in spec["data"] if t["name"].startswith("y =")} == {
+        "y = −1": "circle", "y = +1": "cross"}
 
 
 def circle(radius):

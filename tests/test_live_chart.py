@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from figures import chart_name, describe
 from figures.boundary import OWN_POINTS, decision_figure
 from lessons import live_chart
 from lessons.live_chart import ChartEvent, parse_event
@@ -20,7 +21,8 @@ def test_a_message_is_an_options_line_then_the_figure_with_base64_arrays():
     fig = decision_figure(XS, YS, np.add.outer(YS, XS), X, y)
     options, figure_text = live_chart.message(live_chart._figure_json(fig), mode="boundary", own=OWN_POINTS) \
         .decode().split("\n", 1)
-    assert json.loads(options) == {"mode": "boundary", "own": OWN_POINTS}
+    assert json.loads(options) == {"mode": "boundary", "own": OWN_POINTS, "name": chart_name(fig.to_dict()),
+                                   "label": describe(fig.to_dict())}
     spec = json.loads(figure_text)
     heatmap = spec["data"][0]
     assert heatmap["z"]["dtype"] == "f4" and "bdata" in heatmap["z"]   # not a list of numbers

@@ -88,23 +88,6 @@ def test_a_negative_duality_gap_is_never_shown(dataset, setting):
     assert shown == "0 within tolerance" or float(shown) > 0, shown
 
 
-def test_lfd_preset_shows_alpha_half_half_one_zero_w_one_minus_one_b_minus_one():
-    at = open_page(PAGE)
-    at.button(key="pd_lfd").click().run()
-    assert not at.exception and not at.error
-    assert at.session_state["dataset"] == "lfd_toy" and at.session_state["pd_hard"]
-    kkt = table(at, "status")
-    np.testing.assert_allclose(kkt["α"].to_numpy(), [0.5, 0.5, 1.0, 0.0], atol=1e-5)
-    assert [f"{a:.6f}" for a in kkt["α"]] == ["0.500000", "0.500000", "1.000000", "0.000000"]
-    assert list(kkt["status"]) == ["free SV", "free SV", "free SV", "non-SV"]
-    rows = comparison(at)
-    assert rows["w"] == ("(1.000000, -1.000000)", "(1.000000, -1.000000)")
-    assert rows["b"] == ("-1.000000", "-1.000000")
-    shown = metrics(at)
-    assert shown["margin 1/‖w‖"] == f"{1 / np.sqrt(2):.4f}" == "0.7071"
-    assert shown["support vectors"] == "3 / 4"
-
-
 def test_lfd_dataset_from_the_sidebar_with_hard_margin_gives_the_same_answer():
     at = open_page(PAGE, sidebar={"dataset": "lfd_toy"})
     at.get_by_key("pd_space").set_value("linear")

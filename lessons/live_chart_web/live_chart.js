@@ -133,11 +133,28 @@ class Chart {
     this.listen();
   }
 
+  // the text alternative the server made from the figure (figures.describe), and button names that say which
+  // chart they act on: a page has several charts, each with its own Play and Reset view
+  label() {
+    const name = this.options.name || "chart";
+    this.gd.setAttribute("role", "figure");
+    this.gd.setAttribute("aria-label", this.options.label || name);
+    for (const [b, text] of [[this.play, "Play the training animation"],
+                             [this.step, "Step: show the next frame of the animation"],
+                             [this.restart, "Reset: back to the first frame of the animation"],
+                             [this.delete, "Delete points: while on, a click on one of your points removes it"],
+                             [this.reset, "Reset view: zoom, pan, camera and hidden legend entries"]]) {
+      b.setAttribute("aria-label", `${text}, ${name}`);
+      b.title = text;
+    }
+  }
+
   async update(data, plotlyUrl, setTriggerValue) {
     this.send = setTriggerValue;
     const text = messageText(data);
     const cut = text.indexOf("\n");
     this.options = JSON.parse(text.slice(0, cut));
+    this.label();
     const figureText = text.slice(cut + 1);
     this.Plotly = await loadPlotly(plotlyUrl);
     if (figureText !== this.figureText) {
