@@ -6,7 +6,7 @@ import streamlit as st
 
 from kernel_core.formula import MAX_LENGTH
 from kernel_core.mercer import CLOSURE_RULES, INVALID_KERNELS
-from lessons import data, page, widgets
+from lessons import data, page, reproduce, widgets
 from lessons.compute_mercer import (CERTIFICATE_TEXT, CHECK_PSD_SOURCE, EXAMPLES, FORMULA_HELP, MAX_POINTS, NO_SVM_TEXT,
                                     PASSES_HERE_TEXT, RULES_TEXT, analyze_formula, analyze_invalid, analyze_kernel,
                                     analyze_rule, analyze_scaled, certificate_figure, decision_figure, fit_formula_svm,
@@ -39,6 +39,7 @@ def gram_tab(Xs, ys, n_all):
     page.code("The numbers: every eigenvalue, and the source of check_psd", CHECK_PSD_SOURCE,
               columns={"rank": np.arange(1, report.eigenvalues.size + 1), "λ (largest first)": report.eigenvalues[::-1]},
               height=220)
+    page.reproduce("mc_gram_reproduce", reproduce.mercer_gram, Xs, ys, kernel)
 
 
 def rules_tab(Xs, ys):
@@ -110,12 +111,14 @@ def formula_tab(X, y, Xs, ys):
         page.chart(spectrum_figure(report.eigenvalues, report.threshold), key="mc_formula_spectrum")
     with right:
         st.markdown("**An SVM with your kernel** (DualSVM on all the points, the parsed formula as its kernel)")
-        svm = fit_formula_svm(X, y, expr, params, widgets.log_slider("C (box constraint)", "mc_C"))
+        C = widgets.log_slider("C (box constraint)", "mc_C")
+        svm = fit_formula_svm(X, y, expr, params, C)
         page.warnings(svm.warnings)
         page.boundary_chart(decision_figure(svm.xs, svm.ys, svm.Z, X, y, free_sv=svm.free_sv,
                                             bounded_sv=svm.bounded_sv, own=data.own_points()), key="mc_svm")
         page.metrics({"support vectors": svm.n_sv, "training error": f"{svm.train_error:.1%}",
                       "b (intercept)": f"{svm.b:.6g}", "dual objective Σα − ½αᵀGα": f"{svm.objective:.6g}"})
+    page.reproduce("mc_formula_reproduce", reproduce.mercer_formula, X, y, Xs, ys, expr, params, C)
 
 
 page.header(

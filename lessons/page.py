@@ -7,6 +7,7 @@ A section whose controls should rerun only itself is a `fragment`.
 """
 
 import functools
+from urllib.parse import urlencode
 
 import pyarrow as pa
 import streamlit as st
@@ -107,3 +108,21 @@ def code(title, source, text=None, columns=None, **table_kwargs):
         if columns is not None:
             table(columns, **table_kwargs)
         st.code(source, language="python")
+
+
+def link():
+    """This view's link: the page's address with every setting that differs from its default (lessons/widgets.py
+    keeps them in the query string) and the student's points (?pts=). Opening it restores the whole scene."""
+    base = (st.context.url or "").split("?", 1)[0]
+    query = urlencode(st.query_params.to_dict())
+    return base + "?" + query if query else base
+
+
+def reproduce(key, make, *args):
+    """An expander with the code that recomputes this section's numbers: make(link(), *args) from
+    lessons/reproduce.py. Lazy: nothing is built or sent until a student opens it."""
+    with st.expander("Reproduce in Python", key=key, on_change="rerun", icon=":material/terminal:") as box:
+        if box.open:
+            st.caption("Copy it with the button at its top right. It carries the exact points and settings of this "
+                       "view and prints the numbers shown above, computed with scikit-learn and the lab's kernel_core.")
+            st.code(make(link(), *args), language="python")
