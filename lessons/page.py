@@ -118,6 +118,16 @@ def link():
     return base + "?" + query if query else base
 
 
+def share():
+    """The scene, in the sidebar: this view's link. Drawn after the page, so it holds what the page's controls
+    wrote into the link in this very run; lazy, so it costs nothing while closed."""
+    with st.sidebar, st.expander("Share this view", key="share_view", on_change="rerun", icon=":material/link:") as box:
+        if box.open:
+            st.caption("This link reopens this page with every setting and your own points, as you see it now; it "
+                       "is also what your browser's address bar holds. Copy it with the button at its right.")
+            st.code(link(), language=None, wrap_lines=True)
+
+
 def reproduce(key, make, *args):
     """An expander with the code that recomputes this section's numbers: make(link(), *args) from
     lessons/reproduce.py. Lazy: nothing is built or sent until a student opens it."""
