@@ -14,7 +14,8 @@ Streamlit Community Cloud — under names that carry plotly.js's version or the 
 cached copy is never stale. What each message carries besides the figure is a ~0.4 KB loader (a component's
 inline script travels with every message; only an installed package's asset directory avoids that).
 
-Message: bytes — one line of JSON options ({"mode": "plain" | "boundary", "height": ...}), a newline, then
+Message: bytes — one line of JSON options ({"mode": "plain" | "boundary", "height": ..., "name": the chart's
+key, which names its PNG/SVG downloads}), a newline, then
 the figure's JSON from plotly.io.to_json, where numpy arrays are base64 typed arrays ({dtype, bdata, shape})
 that plotly.js decodes: no array travels as a list of numbers.
 
@@ -105,7 +106,7 @@ def message(figure_json, **options):
 
 def chart(fig, *, key, height=None):
     """Draw `fig` (a go.Figure, e.g. from figures.figure) and redraw it in place on later reruns."""
-    _component(key=key, data=message(_figure_json(fig), mode="plain", height=height))
+    _component(key=key, data=message(_figure_json(fig), mode="plain", height=height, name=key))
 
 
 class ChartEvent(NamedTuple):
@@ -158,6 +159,6 @@ def boundary_chart(fig, *, key, own, new_class, on_event):
     clicks, drags and double-clicks on it become ChartEvents. `own`: the student's points (their count bounds
     the indices); `new_class`: the class a click adds (+1 or −1; shift-click adds the other). `on_event(event)` runs as a widget callback, before the
     script reruns, so everything drawn in that rerun already shows the change. Returns the event or None."""
-    result = _component(key=key, data=message(_figure_json(fig), mode="boundary", own=OWN_POINTS),
+    result = _component(key=key, data=message(_figure_json(fig), mode="boundary", own=OWN_POINTS, name=key),
                         on_event_change=functools.partial(_on_event, key, len(own), new_class, on_event))
     return parse_event(result.event, n_own=len(own), new_class=new_class)

@@ -135,4 +135,4 @@ def reproduce(key, make, *args):
         if box.open:
             st.caption("Copy it with the button at its top right. It carries the exact points and settings of this "
                        "view and prints the numbers shown above, computed with scikit-learn and the lab's kernel_core.")
-            st.code(make(link(), *args), language="python")
+            st.code(make(link(), *args), language="python", height=480)
