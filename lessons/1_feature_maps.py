@@ -89,6 +89,7 @@ def cost_section():
     with right:
         page.chart(cost_fig(c.p, c.feature_dim, c.explicit_total, c.kernel_total, current=p, n_features=d),
                    key="fm_cost")
+    page.reproduce("fm_cost_reproduce", reproduce.costs, d, p)
 
 
 @page.fragment

@@ -59,6 +59,7 @@ def rules_tab(Xs, ys):
         return
     check(report, Xs, ys, "mc_rule", closure.formula)
     page.code("The source of this rule", rule_source(rule.name))
+    page.reproduce("mc_rule_reproduce", reproduce.mercer_rule, Xs, ys, rule)
 
 
 def request_formula(expr):
@@ -77,6 +78,7 @@ def invalid_tab(Xs, ys):
     b.button("Try it in the formula box", on_click=request_formula, args=(entry.formula,), key="mc_try")
     report = analyze_invalid(Xs, name)
     check(report, Xs, ys, "mc_invalid", name, note=PASSES_HERE_TEXT if report.is_psd else None)
+    page.reproduce("mc_invalid_reproduce", reproduce.mercer_invalid, Xs, ys, name, entry.formula)
 
 
 def formula_controls():
