@@ -15,6 +15,7 @@ import streamlit as st
 from lessons import live_chart, sidebar
 
 _RERUN_APP = "_rerun_app"
+_SHARE = "share_view"
 
 
 def header(title, text, *formulas):
@@ -27,14 +28,24 @@ def header(title, text, *formulas):
 
 def fragment(body):
     """st.fragment: a control moved inside reruns only this section, not the sidebar. When a callback changed
-    something outside it (a preset that picks a dataset: request_app_rerun), it hands over to a whole-app rerun."""
+    something outside it (a preset that picks a dataset: request_app_rerun), it hands over to a whole-app rerun;
+    so it does when the sidebar's "Share this view" box is open and the section's controls changed the link it shows."""
     @st.fragment
     @functools.wraps(body)
     def run(*args, **kwargs):
         if st.session_state.pop(_RERUN_APP, False):
             st.rerun(scope="app")
-        return body(*args, **kwargs)
+        shown = _shared_query()
+        result = body(*args, **kwargs)
+        if shown is not None and _shared_query() != shown:
+            st.rerun(scope="app")
+        return result
     return run
+
+
+def _shared_query():
+    """The link's query while the "Share this view" box shows it, else None (closed: nothing to keep fresh)."""
+    return st.query_params.to_dict() if st.session_state.get(_SHARE) else None
 
 
 def request_app_rerun():
@@ -121,7 +132,7 @@ def link():
 def share():
     """The scene, in the sidebar: this view's link. Drawn after the page, so it holds what the page's controls
     wrote into the link in this very run; lazy, so it costs nothing while closed."""
-    with st.sidebar, st.expander("Share this view", key="share_view", on_change="rerun", icon=":material/link:") as box:
+    with st.sidebar, st.expander("Share this view", key=_SHARE, on_change="rerun", icon=":material/link:") as box:
         if box.open:
             st.caption("This link reopens this page with every setting and your own points, as you see it now; it "
                        "is also what your browser's address bar holds. Copy it with the button at its right.")

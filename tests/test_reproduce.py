@@ -222,3 +222,18 @@ def test_invalid_kernel_script_prints_the_spectrum(name):
     at = open_page("lessons/5_mercer.py", state={"mc_tab": "Kernels that fail", "mc_invalid_reproduce": True},
                    widgets={"mc_invalid": name})
     assert_same_spectrum(metrics(at), run(script(at)))
+
+
+def test_a_typed_formula_travels_as_one_string_literal_never_as_code():
+    import ast
+
+    import datasets
+    from lessons import reproduce
+
+    X, y = datasets.DATASETS["lfd_toy"](4)
+    hostile = "x')\nimport os; os.system('echo pwned')  # \"\"\" '''"
+    code = reproduce.mercer_formula("", X, y, X, y, hostile, (("d", 2.0), ("g", 1.0), ("r", 1.0)), 1.0)
+    tree = ast.parse(code)
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "parse_kernel"]
+    assert len(calls) == 1 and isinstance(calls[0].args[0], ast.Constant) and calls[0].args[0].value == hostile
+    assert not [n for n in ast.walk(tree) if isinstance(n, ast.Import) and n.names[0].name == "os"]
