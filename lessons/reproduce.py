@@ -20,8 +20,9 @@ HELPERS = ('def show(label, value):\n'
            '    print(f"{label}: {value}")\n\n\n'
            'def vec(v):\n'
            '    return "(" + ", ".join(f"{x:.6f}" for x in v) + ")"\n\n\n')
-SKLEARN_KERNELS = ("from sklearn.metrics.pairwise import (euclidean_distances, laplacian_kernel, linear_kernel,\n"
-                   "                                      polynomial_kernel, rbf_kernel, sigmoid_kernel)\n")
+# the function of sklearn.metrics.pairwise each kernel is computed with
+SKLEARN_FUNCTION = {"linear": "linear_kernel", "poly": "polynomial_kernel", "rbf": "rbf_kernel",
+                    "laplacian": "laplacian_kernel", "exponential": "euclidean_distances", "sigmoid": "sigmoid_kernel"}
 KERNEL_TEXT = {"linear": "x·z", "poly": "(γ x·z + r)^d", "rbf": "exp(−γ‖x − z‖²)",
                "laplacian": "exp(−γ‖x − z‖₁)", "exponential": "exp(−γ‖x − z‖₂)", "sigmoid": "tanh(γ x·z + r)"}
 # each explicit feature map of kernel_core.feature_maps in numpy, and its kernel by formula (scikit-learn's where
@@ -74,13 +75,14 @@ def _data(X, y, x_name="X", y_name="y"):
     return f"{x_name} = {_matrix(X)}\n{y_name} = {_vector(y)}\n"
 
 
-def _script(number, title, link, imports, body):
-    """A whole script: what it reproduces and the view's link, the imports, the printing helpers, the body."""
+def _script(number, title, link, imports, body, stdlib=""):
+    """A whole script: what it reproduces and the view's link, the imports (stdlib: of the standard library, first),
+    the printing helpers, the body."""
     return (f"# Kernel Lab, lesson {number}: {title}. Recomputes the page's numbers for this view:\n"
             + (f"# {link}\n" if link else "")
-            + "# Run it from a checkout of Kernel Lab (kernel_core is the lab's own package) with numpy and "
-              "scikit-learn installed.\n"
-            + "import numpy as np\n" + imports + "\n\n" + HELPERS + body)
+            + ("# Run it from a checkout of Kernel Lab (for kernel_core, the lab's own package) with numpy and "
+               "scikit-learn installed.\n" if "kernel_core" in imports else "# It needs numpy and scikit-learn.\n")
+            + (stdlib + "\n" if stdlib else "") + "import numpy as np\n" + imports + "\n\n" + HELPERS + body)
 
 
 def _sklearn_expr(spec):
@@ -95,6 +97,11 @@ def _sklearn_expr(spec):
         "exponential": f"np.exp(-{g!r} * euclidean_distances(A, B))",
         "sigmoid": f"sigmoid_kernel(A, B, gamma={g!r}, coef0={r!r})",
     }[spec.name]
+
+
+def _sklearn_imports(*specs):
+    """The import line of the scikit-learn functions that compute these KernelSpecs."""
+    return f"from sklearn.metrics.pairwise import {', '.join(sorted({SKLEARN_FUNCTION[s.name] for s in specs}))}\n"
 
 
 def _sklearn_kernel(spec):
@@ -116,10 +123,10 @@ def _phi_function(name):
 @memo(max_entries=16)
 def feature_check(link, name, x, z):
     """Lesson 1, section 1: φ(x)·φ(z) against K(x, z)."""
-    return _script(1, "K(x, z) = φ(x)·φ(z) on two points", link,
-                   "from sklearn.metrics.pairwise import polynomial_kernel\n",
+    imports = "from sklearn.metrics.pairwise import polynomial_kernel\n" if "polynomial_kernel" in MAP_KERNEL[name] else ""
+    return _script(1, "K(x, z) = φ(x)·φ(z) on two points", link, imports,
                    f"X = np.array([[{', '.join(_float(v) for v in x)}]])   # x\n"
-                   f"Z = np.array([[{', '.join(_float(v) for v in z)}]])   # z\n\n"
+                   f"Z = np.array([[{', '.join(_float(v) for v in z)}]])   # z\n\n\n"
                    + _phi_function(name) + "\n\n"
                    f"K = ({MAP_KERNEL[name]})[0, 0]\n"
                    "dot = float(phi(X)[0] @ phi(Z)[0])\n"
@@ -134,19 +141,19 @@ def feature_check(link, name, x, z):
 def costs(link, d, p):
     """Lesson 1, section 2: dim φ of (1 + x·z)^p in d variables and the operations per K(x, z) both ways."""
     return _script(1, "what the kernel trick saves", link,
-                   "from math import comb\n\nfrom kernel_core.feature_maps import operation_counts\n",
+                   "\nfrom kernel_core.feature_maps import operation_counts\n",
                    f"d, p = {d!r}, {p!r}\n"
                    "# the lab's own count of multiplications and additions (its docstring says what it counts)\n"
                    "c = operation_counts(d, p)\n"
                    'show("dim φ = C(d+p, p)", f"{comb(d + p, p):,}")\n'
-                   'show("explicit / kernel", f"{c.explicit_total / c.kernel_total:,.1f}×")\n')
+                   'show("explicit / kernel", f"{c.explicit_total / c.kernel_total:,.1f}×")\n', stdlib="from math import comb\n")
 
 
 @memo(max_entries=16)
 def taylor(link, gamma, z, m, x_lo, x_hi, x_count):
     """Lesson 1, section 3: the m-term Taylor map of the 1-D Gaussian against scikit-learn's rbf_kernel."""
     return _script(1, "the Gaussian's truncated Taylor feature map", link,
-                   "from math import factorial\n\nfrom sklearn.metrics.pairwise import rbf_kernel\n",
+                   "from sklearn.metrics.pairwise import rbf_kernel\n",
                    f"gamma, z, m = {gamma!r}, {z!r}, {m!r}\n"
                    f"x = np.linspace({x_lo!r}, {x_hi!r}, {x_count!r})\n\n\n"
                    "def phi(x):\n"
@@ -156,7 +163,7 @@ def taylor(link, gamma, z, m, x_lo, x_hi, x_count):
                    "exact = rbf_kernel(x[:, None], np.array([[z]]), gamma=gamma)[:, 0]\n"
                    "approx = phi(x) @ phi(np.array([z]))[0]\n"
                    'show(f"max error over x ∈ [{x[0]:g}, {x[-1]:g}] with m = {m}", '
-                   'f"{np.max(np.abs(approx - exact)):.3e}")\n')
+                   'f"{np.max(np.abs(approx - exact)):.3e}")\n', stdlib="from math import factorial\n")
 
 
 @memo(max_entries=16)
@@ -230,7 +237,9 @@ def circle_lift(link, X, y, lift, C):
 @memo(max_entries=16)
 def primal_dual(link, X, y, test, space, fmap, spec, offset, C, dual_tol):
     """Lesson 3: the dual by SMO (kernel_core) and by libsvm (scikit-learn), the primal on explicit features."""
-    imports = "from sklearn.svm import SVC\n\nfrom kernel_core.svm import DualSVM, PrimalSVM\n"
+    has_phi = space != "kernel"
+    imports = ("" if has_phi else _sklearn_imports(spec)) + "from sklearn.svm import SVC\n\n" \
+        + f"from kernel_core.svm import {'DualSVM, PrimalSVM' if has_phi else 'DualSVM'}\n"
     parts = [_data(X, y)]
     if test is not None:
         parts.append("# for the test accuracy: a fresh sample from the same generator and settings (another seed)\n"
@@ -242,8 +251,6 @@ def primal_dual(link, X, y, test, space, fmap, spec, offset, C, dual_tol):
         parts.append("def phi(X):\n    return X   # φ(x) = x\n")
     else:
         parts.append(_sklearn_kernel(spec))
-        imports = SKLEARN_KERNELS + imports
-    has_phi = space != "kernel"
     F, F_test = ("phi(X)", "phi(X_test)") if has_phi else ("X", "X_test")
     kernel = 'kernel="linear"' if has_phi else _core_kernel_args(spec)
     parts.append(f"\n\nC = {_C(C)}\n"
@@ -319,7 +326,7 @@ def pegasos(link, X, y, spec, lam, T, seed, max_epochs):
 @memo(max_entries=16)
 def mercer_gram(link, Xs, ys, spec):
     """Lesson 5, Gram tab: the spectrum of a registry kernel's Gram matrix, from scikit-learn's kernels."""
-    return _script(5, "the Gram matrix and its spectrum", link, SKLEARN_KERNELS,
+    return _script(5, "the Gram matrix and its spectrum", link, _sklearn_imports(spec),
                    _sklearn_kernel(spec) + "\n\n" + CHECKED_POINTS + _data(Xs, ys) + "K = kernel(X, X)\n" + EIGEN)
 
 
@@ -336,7 +343,8 @@ def mercer_rule(link, Xs, ys, rule):
         "exp": lambda: "K = np.exp(K1)\n",
         "warp": lambda: f"f = {WARP_CODE[rule.warp]}\nK = f[:, None] * K1 * f[None, :]\n",
     }[rule.name]
-    return _script(5, f"the closure rule '{rule.name}'", link, SKLEARN_KERNELS,
+    used = [bases[rule.k1]] + ([bases[rule.k2]] if rule.name in ("sum", "product") else [])
+    return _script(5, f"the closure rule '{rule.name}'", link, _sklearn_imports(*used),
                    CHECKED_POINTS + _data(Xs, ys) + "A = B = X\n"
                    f"K1 = {_sklearn_expr(bases[rule.k1])}\n" + build() + EIGEN)
 
@@ -374,7 +382,7 @@ def mercer_formula(link, X, y, Xs, ys, expr, params, C):
 def ridge(link, x, y, spec, lam):
     """Lesson 6, kernel ridge: scikit-learn's KernelRidge solves the same (K + λI)β = y."""
     return _script(6, "kernel ridge regression", link,
-                   "from sklearn.kernel_ridge import KernelRidge\n" + SKLEARN_KERNELS,
+                   "from sklearn.kernel_ridge import KernelRidge\n" + _sklearn_imports(spec),
                    _sklearn_kernel(spec) + "\n\n" + _data(x, y, "x", "y")
                    + "K = kernel(x, x)\n"
                    f'model = KernelRidge(alpha={lam!r}, kernel="precomputed").fit(K, y)   # its alpha is λ\n'
