@@ -225,7 +225,9 @@ def circle_lift(link, X, y, lift, C):
                    'show("Σξᵢ (total slack)", f"{primal.slack_.sum():.4f}")\n'
                    'show("w", vec(w))\n'
                    'show("b", f"{b:.6f}")\n'
-                   'show("primal objective ½‖w‖² + CΣξᵢ", f"{primal.primal_objective_:.6f}")\n\n'
+                   'show("primal objective ½‖w‖² + CΣξᵢ", f"{primal.primal_objective_:.6f}")\n'
+                   "# the page's tolerance for \"on the margin\": y f(x) ≤ 1 + 1e-6\n"
+                   'show("points on or inside the margin", np.count_nonzero(y * f <= 1 + 1e-6))\n\n'
                    + sklearn
                    + 'show("w (scikit-learn)", vec(w_sk))\n'
                    'show("b (scikit-learn)", f"{b_sk:.6f}")\n'
@@ -261,7 +263,8 @@ def primal_dual(link, X, y, test, space, fmap, spec, offset, C, dual_tol):
                      'show("b (primal)", f"{primal.intercept_:.6f}")\n'
                      'show("objective (primal)", f"{primal.primal_objective_:.8f}")\n'
                      'show("w (dual)", vec(dual.coef_))\n')
-    parts.append('show("b (dual)", f"{dual.intercept_:.6f}")\n'
+    parts.append('show("α (dual)", vec(dual.alpha_))\n'
+                 'show("b (dual)", f"{dual.intercept_:.6f}")\n'
                  'show("objective (dual)", f"{dual.dual_objective_:.8f}")\n'
                  'show("margin 1/‖w‖", f"{1 / dual.norm_w_:.4f}" if dual.norm_w_ > 0 else "—")\n'
                  'show("support vectors", f"{dual.support_.size} / {y.size}")\n'
@@ -283,6 +286,9 @@ def primal_dual(link, X, y, test, space, fmap, spec, offset, C, dual_tol):
                      "b_sk = float(svc.intercept_[0])\n"
                      "# αᵀGα = Σ yᵢαᵢ (f(xᵢ) − b) over the support vectors\n"
                      f"f_sv = svc.decision_function({F}[svc.support_])\n"
+                     "alpha_sk = np.zeros(len(y))\n"
+                     "alpha_sk[svc.support_] = np.abs(coef)\n"
+                     'show("α (scikit-learn)", vec(alpha_sk))\n'
                      'show("b (scikit-learn)", f"{b_sk:.6f}")\n'
                      "objective_sk = np.abs(coef).sum() - 0.5 * np.sum(coef * (f_sv - b_sk))\n"
                      'show("objective (scikit-learn)", f"{objective_sk:.8f}")\n')

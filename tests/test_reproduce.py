@@ -53,6 +53,7 @@ def test_circle_lift_script_prints_the_page_numbers_at_defaults_and_with_sklearn
     numbers = " ".join(m.value for m in at.markdown)
     assert f"max-margin plane: w = {printed['w']}, b = {printed['b']}" in numbers
     assert f"½‖w‖² + CΣξᵢ = {printed['primal objective ½‖w‖² + CΣξᵢ']}" in numbers
+    assert f"points on or inside the margin: {printed['points on or inside the margin']}" in numbers
     # scikit-learn's LinearSVC (hinge, no intercept) solves the same problem
     np.testing.assert_allclose(vector(printed["w (scikit-learn)"]), vector(printed["w"]), atol=2e-6)
 
@@ -122,6 +123,8 @@ def test_primal_dual_script_prints_the_page_numbers(sidebar, widgets):
     same_shown(shown, printed, ["support vectors", "E_cv ≤ #SV/N", "train / test accuracy"])
     if shown["margin 1/‖w‖"] != "—":
         assert printed["margin 1/‖w‖"] == shown["margin 1/‖w‖"]
+    # the KKT table's α, point by point (shown to six decimals)
+    np.testing.assert_allclose(vector(printed["α (dual)"]), table(at, "KKT violation")["α"], atol=1e-6)
     rows = primal_dual_rows(at)
     assert printed["b (dual)"] == rows["b"][1] and printed["objective (dual)"] == rows["objective"][1]
     if "w (primal)" in printed:
@@ -131,6 +134,8 @@ def test_primal_dual_script_prints_the_page_numbers(sidebar, widgets):
     if "b (scikit-learn)" in printed:   # libsvm on the same problem (with the offset only)
         assert abs(number(printed["b (scikit-learn)"]) - number(rows["b"][1])) <= 1e-4
         assert number(printed["objective (scikit-learn)"]) == pytest.approx(number(rows["objective"][1]), rel=1e-5)
+        scale = max(1.0, float(np.max(vector(printed["α (dual)"]))))
+        np.testing.assert_allclose(vector(printed["α (scikit-learn)"]), vector(printed["α (dual)"]), atol=1e-4 * scale)
 
 
 PEGASOS_LABELS = ["objective at α̂ (t = T)", "objective at α^T", "exact optimum (SVM dual)", "α̂ above the optimum by",
