@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lessons import registry, sidebar
+from lessons import page as lesson_page, registry, sidebar
 from lessons.server import tune_process
 
 st.set_page_config(page_title="Kernel Lab", page_icon=":material/hub:", layout="wide")
@@ -14,3 +14,4 @@ page = st.navigation([
 ])
 sidebar.sidebar()
 page.run()
+lesson_page.share()

@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 from kernel_core.feature_maps import FEATURE_MAPS
-from lessons import data, page, widgets
+from lessons import data, page, reproduce, widgets
 from lessons.compute_feature_maps import (KLMS_SOURCE, TAYLOR_SOURCE, TAYLOR_X, cost_fig, costs, cubic_fit, fits_fig,
                                           kernel_check, loss_fig, map_label, map_source, taylor, taylor_error_fig,
                                           taylor_fig)
@@ -68,6 +68,7 @@ def check_section():
     st.caption(f"Source: {fm.source}. The two routes agree up to floating-point round-off (about 1e-16 "
                "of the value); the √2 in a map is what makes its cross term count twice, as (x·z)² does.")
     page.code("The code of this φ and of its kernel", map_source(name))
+    page.reproduce("fm_check_reproduce", "the kernel check", reproduce.feature_check, name, x, z)
 
 
 @page.fragment
@@ -89,6 +90,7 @@ def cost_section():
     with right:
         page.chart(cost_fig(c.p, c.feature_dim, c.explicit_total, c.kernel_total, current=p, n_features=d),
                    key="fm_cost")
+    page.reproduce("fm_cost_reproduce", "the costs", reproduce.costs, d, p)
 
 
 @page.fragment
@@ -116,6 +118,8 @@ def taylor_section():
         page.chart(taylor_error_fig(t.m, t.errors, current=m), key="fm_taylor_error")
     page.metrics({f"max error over x ∈ [{TAYLOR_X[0]:g}, {TAYLOR_X[-1]:g}] with m = {m}": f"{t.error:.3e}"})
     page.code("The code of the truncated Taylor features", TAYLOR_SOURCE)
+    page.reproduce("fm_taylor_reproduce", "the Taylor map", reproduce.taylor,
+                   gamma, z, m, TAYLOR_X[0], TAYLOR_X[-1], TAYLOR_X.size)
 
 
 @page.fragment
@@ -150,6 +154,8 @@ def cubic_section():
     theta = ", ".join(f"θ{'₀₁₂₃'[k]} = {v:.6g}" for k, v in enumerate(r.theta))
     page.code("The numbers: θ, β and the code of the β update", KLMS_SOURCE, text=f"θ after T steps: {theta}",
               columns={"j": np.arange(y.size), "xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r.beta}, height=240, key="fm_beta_table")
+    page.reproduce("fm_cubic_reproduce", "the cubic fit", reproduce.cubic_fit,
+                   x, y, ratio, T, stochastic, int(st.session_state["seed"]))
 
 
 check_section()

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from kernel_core.feature_maps import FEATURE_MAPS
-from lessons import data, page, widgets
+from lessons import data, page, reproduce, widgets
 from lessons.compute_circle import NOTES_PLANE, PRIMAL_SOURCE, back_figure, fit_lift, lift_3d
 
 LIFT_LABELS = {"circle": "φ(x) = (1, x₁², x₂²)  (Lecture 8)", "paraboloid": "φ(x) = (x₁, x₂, x₁² + x₂²)"}
@@ -77,6 +77,7 @@ def lesson():
         f"max-margin plane: w = ({', '.join(f'{v:.6f}' for v in fit.w)}), b = {fit.b:.6f}  \n"
         f"primal objective ½‖w‖² + CΣξᵢ = {fit.objective:.6f}  \n"
         f"points on or inside the margin: {fit.on_margin.size}"))
+    page.reproduce("cl_reproduce", "the lift", reproduce.circle_lift, X, y, lift, C)
 
 
 lesson()

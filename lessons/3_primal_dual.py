@@ -5,7 +5,7 @@ import streamlit as st
 
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.kernels import KernelSpec
-from lessons import data, page, widgets
+from lessons import data, page, reproduce, widgets
 from lessons.compute_feature_maps import map_label
 from lessons.compute_primal_dual import (DUAL_TOL, GAP_TOL, SKLEARN_HARD_C, SOLVER_SOURCE, Setup, alpha_bars,
                                          comparison, dual_figure, libsvm, margin, snapshot_labels, solve)
@@ -141,6 +141,9 @@ def lesson():
         + ("The dual solver: SMO with the second-order working-set rule of Fan, Chen & Lin (2005), as in LIBSVM."
            if setup.offset else
            "Without the offset the constraint Σαᵢyᵢ = 0 is gone, so one α at a time may move: coordinate descent.")))
+    page.reproduce("pd_reproduce", "the primal and the dual", reproduce.primal_dual,
+                   X, y, data.test_data(), setup.space, setup.fmap, setup.kernel,
+                   setup.offset, setup.C, DUAL_TOL)
 
 
 lesson()

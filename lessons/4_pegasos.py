@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lessons import data, page, widgets
+from lessons import data, page, reproduce, widgets
 from lessons.compute_pegasos import (PEGASOS_SOURCE, Setup, alpha_animation, exact_optimum, fit_pegasos,
                                      fit_perceptron, mistakes_figure, objective_figure, pegasos_replay_figure,
                                      perceptron_replay_figure)
@@ -101,6 +101,8 @@ def lesson():
                        "β^(T+1) (after step T)": run.beta.astype(int), "α^T (last)": run.alpha,
                        "α̂ (average)": run.alpha_avg, "α*ᵢyᵢ (exact SVM)": optimum.alpha_y,
                        "perceptron αᵢ (mistakes)": perceptron.alpha}, height=260)
+    page.reproduce("pg_reproduce", "Pegasos and the perceptron", reproduce.pegasos,
+                   X, y, s.kernel, s.lam, s.T, s.seed, s.max_epochs)
 
 
 @page.fragment

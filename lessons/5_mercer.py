@@ -6,7 +6,7 @@ import streamlit as st
 
 from kernel_core.formula import MAX_LENGTH
 from kernel_core.mercer import CLOSURE_RULES, INVALID_KERNELS
-from lessons import data, page, widgets
+from lessons import data, page, reproduce, widgets
 from lessons.compute_mercer import (CERTIFICATE_TEXT, CHECK_PSD_SOURCE, EXAMPLES, FORMULA_HELP, MAX_POINTS, NO_SVM_TEXT,
                                     PASSES_HERE_TEXT, RULES_TEXT, analyze_formula, analyze_invalid, analyze_kernel,
                                     analyze_rule, analyze_scaled, certificate_figure, decision_figure, fit_formula_svm,
@@ -39,6 +39,7 @@ def gram_tab(Xs, ys, n_all):
     page.code("The numbers: every eigenvalue, and the source of check_psd", CHECK_PSD_SOURCE,
               columns={"rank": np.arange(1, report.eigenvalues.size + 1), "λ (largest first)": report.eigenvalues[::-1]},
               height=220)
+    page.reproduce("mc_gram_reproduce", "the Gram matrix", reproduce.mercer_gram, Xs, ys, kernel)
 
 
 def rules_tab(Xs, ys):
@@ -58,6 +59,7 @@ def rules_tab(Xs, ys):
         return
     check(report, Xs, ys, "mc_rule", closure.formula)
     page.code("The source of this rule", rule_source(rule.name))
+    page.reproduce("mc_rule_reproduce", "the closure rule", reproduce.mercer_rule, Xs, ys, rule)
 
 
 def request_formula(expr):
@@ -76,6 +78,7 @@ def invalid_tab(Xs, ys):
     b.button("Try it in the formula box", on_click=request_formula, args=(entry.formula,), key="mc_try")
     report = analyze_invalid(Xs, name)
     check(report, Xs, ys, "mc_invalid", name, note=PASSES_HERE_TEXT if report.is_psd else None)
+    page.reproduce("mc_invalid_reproduce", "the failing kernel", reproduce.mercer_invalid, Xs, ys, name, entry.formula)
 
 
 def formula_controls():
@@ -110,12 +113,14 @@ def formula_tab(X, y, Xs, ys):
         page.chart(spectrum_figure(report.eigenvalues, report.threshold), key="mc_formula_spectrum")
     with right:
         st.markdown("**An SVM with your kernel** (DualSVM on all the points, the parsed formula as its kernel)")
-        svm = fit_formula_svm(X, y, expr, params, widgets.log_slider("C (box constraint)", "mc_C"))
+        C = widgets.log_slider("C (box constraint)", "mc_C")
+        svm = fit_formula_svm(X, y, expr, params, C)
         page.warnings(svm.warnings)
         page.boundary_chart(decision_figure(svm.xs, svm.ys, svm.Z, X, y, free_sv=svm.free_sv,
                                             bounded_sv=svm.bounded_sv, own=data.own_points()), key="mc_svm")
         page.metrics({"support vectors": svm.n_sv, "training error": f"{svm.train_error:.1%}",
                       "b (intercept)": f"{svm.b:.6g}", "dual objective Σα − ½αᵀGα": f"{svm.objective:.6g}"})
+    page.reproduce("mc_formula_reproduce", "your formula", reproduce.mercer_formula, X, y, Xs, ys, expr, params, C)
 
 
 page.header(

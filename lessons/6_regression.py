@@ -4,7 +4,7 @@ on β, and kernel logistic regression on the sidebar's 2-D data."""
 import numpy as np
 import streamlit as st
 
-from lessons import data, page, widgets
+from lessons import data, page, reproduce, widgets
 from lessons.compute_regression import (LOGISTIC_SOURCE, RIDGE_SOURCE, boundary_fig, bumps_fig, fit_descent,
                                         fit_logistic, fit_ridge, fits_fig, history_fig)
 
@@ -42,6 +42,7 @@ def ridge_section(x, y, spec, lam, left, right):
     page.code("The numbers: β and the ridge prediction f(xⱼ) at each training point, and the solver", RIDGE_SOURCE,
               columns={"j": np.arange(y.size), "xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r.beta, "f(xⱼ)": r.f_train},
               height=240, key="rg_ridge_table")
+    page.reproduce("rg_ridge_reproduce", "kernel ridge", reproduce.ridge, x, y, spec, lam)
 
 
 @page.fragment
@@ -76,6 +77,8 @@ def descent_section(x, y, spec):
                   "loss after T steps": f"{r.loss_beta[-1]:.6g}"}, help={"η used": f"η_max = {r.eta_max:.6g}"})
     if r.explicit:
         st.caption(f"θ route: {r.phi_note}.")
+    page.reproduce("rg_descent_reproduce", "gradient descent", reproduce.descent, x, y, spec, ratio, T, stochastic,
+                   int(st.session_state["seed"]))
 
 
 @page.fragment
@@ -118,6 +121,7 @@ def logistic_section():
     page.code("The numbers: β and P(y = +1 | x) per point, and the code of the update", LOGISTIC_SOURCE,
               columns={"j": np.arange(y.size), "x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int), "βⱼ": r.beta,
                        "P(y = +1 | xⱼ)": r.proba}, height=240, key="rgl_table")
+    page.reproduce("rgl_reproduce", "logistic regression", reproduce.logistic, X, y, spec, lam, T)
 
 
 @page.fragment

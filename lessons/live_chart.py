@@ -15,7 +15,8 @@ cached copy is never stale. What each message carries besides the figure is a ~0
 inline script travels with every message; only an installed package's asset directory avoids that).
 
 Message: bytes — one line of JSON options ({"mode": "plain" | "boundary", "height": ..., "name": the chart's short
-name, "label": its text alternative, both made from the figure by figures.describe}), a newline, then
+name, "label": its text alternative, both made from the figure by figures.describe, "file": the chart's key, which
+names its PNG/SVG downloads}), a newline, then
 the figure's JSON from plotly.io.to_json, where numpy arrays are base64 typed arrays ({dtype, bdata, shape})
 that plotly.js decodes: no array travels as a list of numbers.
 
@@ -132,7 +133,7 @@ def frames_key(key):
 def _message(fig, key, name, mode, **options):
     deferred = has_deferred_frames(fig)
     frames = deferred and bool(st.session_state.get(frames_key(key)))
-    return message(_named(_figure_json(fig, frames), name), mode=mode, replay=deferred, **options)
+    return message(_named(_figure_json(fig, frames), name), mode=mode, replay=deferred, file=key, **options)
 
 
 def _wants_frames(key, raw):

@@ -7,6 +7,7 @@ A section whose controls should rerun only itself is a `fragment`.
 """
 
 import functools
+from urllib.parse import urlencode
 
 import pyarrow as pa
 import streamlit as st
@@ -14,6 +15,7 @@ import streamlit as st
 from lessons import live_chart, presets, sidebar
 
 _RERUN_APP = "_rerun_app"
+_SHARE = "share_view"
 
 
 def header(title, text, *formulas):
@@ -44,14 +46,24 @@ def presets_row(slug):
 def fragment(body):
     """st.fragment: a control moved inside reruns only this section, not the sidebar. When a callback changed
     something outside it (lesson 5's buttons that fill the formula box and open its tab: request_app_rerun), it hands
-    over to a whole-app rerun."""
+    over to a whole-app rerun; so it does when the sidebar's "Share this view" box is open and the section's controls
+    changed the link it shows."""
     @st.fragment
     @functools.wraps(body)
     def run(*args, **kwargs):
         if st.session_state.pop(_RERUN_APP, False):
             st.rerun(scope="app")
-        return body(*args, **kwargs)
+        shown = _shared_query()
+        result = body(*args, **kwargs)
+        if shown is not None and _shared_query() != shown:
+            st.rerun(scope="app")
+        return result
     return run
+
+
+def _shared_query():
+    """The link's query while the "Share this view" box shows it, else None (closed: nothing to keep fresh)."""
+    return st.query_params.to_dict() if st.session_state.get(_SHARE) else None
 
 
 def request_app_rerun():
@@ -125,3 +137,32 @@ def code(title, source, text=None, columns=None, **table_kwargs):
         if columns is not None:
             table(columns, **table_kwargs)
         st.code(source, language="python")
+
+
+def link():
+    """This view's link: the page's address with every setting that differs from its default (lessons/widgets.py
+    keeps them in the query string) and the student's points (?pts=). Opening it restores the whole scene."""
+    base = (st.context.url or "").split("?", 1)[0]
+    query = urlencode(st.query_params.to_dict())
+    return base + "?" + query if query else base
+
+
+def share():
+    """The scene, in the sidebar: this view's link. Drawn after the page, so it holds what the page's controls
+    wrote into the link in this very run; lazy, so it costs nothing while closed."""
+    with st.sidebar, st.expander("Share this view", key=_SHARE, on_change="rerun", icon=":material/link:") as box:
+        if box.open:
+            st.caption("This link reopens this page with every setting and your own points, as you see it now; it "
+                       "is also what your browser's address bar holds. Copy it with the button at its right.")
+            st.code(link(), language=None, wrap_lines=True)
+
+
+def reproduce(key, what, make, *args):
+    """An expander with the code that recomputes this section's numbers (`what`: named in its label, so that no two
+    controls of a page share one): make(link(), *args) from lessons/reproduce.py. Lazy: nothing is built or sent
+    until a student opens it."""
+    with st.expander(f"Reproduce in Python: {what}", key=key, on_change="rerun", icon=":material/terminal:") as box:
+        if box.open:
+            st.caption("Copy it with the button at its top right. It carries the exact points and settings of this "
+                       "view and prints the numbers shown above, computed with scikit-learn and the lab's kernel_core.")
+            st.code(make(link(), *args), language="python", height=480)

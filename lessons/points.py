@@ -1,12 +1,12 @@
 """The student's own points and their codec for the link (`?pts=`). Pure Python (no Streamlit), tested alone.
 
 A point is (x1, x2, y) with coordinates rounded to DECIMALS places and y = −1 or +1; the link holds
-`x1_x2_y` parts joined by `~`, at most MAX_USER_POINTS of them.
+`x1_x2_y` parts joined by `~`, at most MAX_USER_POINTS of them; a downloaded CSV holds `x1,x2,y` lines (to_csv).
 """
 
 import re
 
-from datasets.upload import DECIMALS, MAX_ABS_COORD
+from datasets.upload import DECIMALS, HEADER, MAX_ABS_COORD
 from lessons.state import MAX_USER_POINTS
 
 # ASCII digits only (\d would also take "١"); fullmatch, since $ would let a trailing newline through
@@ -16,6 +16,13 @@ _POINT = re.compile(r"(-?\d{1,3}(?:\.\d{1,3})?)_(-?\d{1,3}(?:\.\d{1,3})?)_(-1|1)
 def encode(points):
     """The link's text for a tuple of points."""
     return "~".join(f"{x1:.{DECIMALS}f}_{x2:.{DECIMALS}f}_{int(y)}" for x1, x2, y in points)
+
+
+def to_csv(points):
+    """The points as the CSV text the sidebar's upload reads back to the same points (datasets/upload.py):
+    the header x1,x2,y, then one line per point with the link's DECIMALS places and a label of -1 or 1."""
+    return "".join([",".join(HEADER) + "\n"] + [f"{x1:.{DECIMALS}f},{x2:.{DECIMALS}f},{int(y)}\n"
+                                                 for x1, x2, y in points])
 
 
 def decode(raw):

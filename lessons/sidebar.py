@@ -1,6 +1,7 @@
 """The shared sidebar, drawn by app.py on every page: the dataset, n, noise and seed, and the student's own points
 (added by a click on a decision plot, typed, or uploaded as CSV), kept in the link as `?pts=` (lessons/points.py)."""
 
+import functools
 import re
 
 import streamlit as st
@@ -47,6 +48,11 @@ def _own_points():
         widgets.toggle("Use only my points", "only_mine",
                        help="Off: your points are added to the dataset. On: the dataset is replaced by them.")
         _upload_control()
+        # built on click (a deferred download): a rerun pays nothing for it
+        st.download_button("Download my points (CSV)", functools.partial(points.to_csv, own), key="download_points",
+                           file_name="kernel-lab-points.csv", mime="text/csv", on_click="ignore", disabled=not own,
+                           icon=":material/download:", width="stretch",
+                           help="The file the upload above reads: x1,x2,y per line. Upload it to get these points back.")
 
 
 def user_points():

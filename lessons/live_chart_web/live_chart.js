@@ -123,6 +123,10 @@ class Chart {
     this.delete.setAttribute("aria-pressed", "false");
     this.reset = button("Reset view", "Reset view: zoom, pan, camera and hidden legend entries",
                         () => this.resetView());
+    // drawn by plotly.js in the browser (Plotly.downloadImage): no server, no outside service
+    this.png = button("PNG", "PNG: download this plot as an image, as it is shown now", () => this.download("png"));
+    this.svg = button("SVG", "SVG: download this plot as a vector image, as it is shown now",
+                      () => this.download("svg"));
 
     this.observer = new ResizeObserver(() => {
       // only a new width is redrawn: a same-size resize of a 3-D scene leaves it on a stale layout copy
@@ -183,7 +187,7 @@ class Chart {
       wanted.push(this.spacer);
     }
     if (this.options.mode === "boundary") wanted.push(this.delete);
-    wanted.push(this.reset);
+    wanted.push(this.png, this.svg, this.reset);
     if (wanted.length !== this.bar.children.length || wanted.some((el, k) => this.bar.children[k] !== el)) {
       this.bar.replaceChildren(...wanted);
     }
@@ -239,6 +243,11 @@ class Chart {
     this.gd.setAttribute("data-kl-draws", String(this.draws));
     this.root.removeAttribute("data-kl-error");
     this.updateFrameButtons();
+  }
+
+  download(format) {
+    if (!this.figure) return;
+    this.Plotly.downloadImage(this.gd, {format, filename: `kernel-lab-${this.options.file || "plot"}`});
   }
 
   resetView() {
