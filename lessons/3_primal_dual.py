@@ -5,7 +5,7 @@ import streamlit as st
 
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.kernels import KernelSpec
-from lessons import data, page, widgets
+from lessons import cv_view, data, page, widgets
 from lessons.compute_feature_maps import map_label
 from lessons.compute_primal_dual import (DUAL_TOL, GAP_TOL, SKLEARN_HARD_C, SOLVER_SOURCE, Setup, alpha_bars,
                                          comparison, libsvm, margin, primal_dual_figure, replay, solve)
@@ -140,6 +140,8 @@ def lesson():
         st.markdown("**α per training point** against the box 0 ≤ α ≤ C")
         page.chart(alpha_bars(d.alpha, y, setup.C, height=460, snapshots=d.snapshot_alpha, labels=run.labels),
                    key="pd_alpha")
+    if setup.space == "kernel":
+        cv_view.validation_section(X, y, setup.kernel, setup.offset, setup.C)
     st.markdown("**KKT conditions, point by point**: α = 0 needs y·f ≥ 1 (non-SV), 0 < α < C needs y·f = 1 "
                 "(free SV, on the margin), α = C needs y·f ≤ 1 (bounded SV, on or inside the margin).")
     page.table({"i": np.arange(y.size), "x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int), "α": d.alpha,

@@ -19,7 +19,8 @@ the figure's JSON from plotly.io.to_json, where numpy arrays are base64 typed ar
 that plotly.js decodes: no array travels as a list of numbers.
 
 Events (decision plots): the trigger "event" is {"op": "add", "x", "y", "shift"}, {"op": "move", "i", "x",
-"y"} or {"op": "remove", "i"}, in data coordinates; `parse_event` turns it into a ChartEvent.
+"y"} or {"op": "remove", "i"}, in data coordinates; `parse_event` turns it into a ChartEvent. Cell plots
+(mode "cells", `cell_chart`): {"op": "cell", "x", "y"}, rounded to a cell by `parse_cell`.
 """
 
 import functools
@@ -151,6 +152,32 @@ def _on_event(key, n_own, new_class, handle):
     event = parse_event(st.session_state[key].get("event"), n_own=n_own, new_class=new_class)
     if event is not None:
         handle(event)
+
+
+def parse_cell(raw, *, shape):
+    """The (row, column) of the cell a click on a cell plot landed in, from the browser's trigger value: its data
+    coordinates rounded to the nearest cell (cells sit at 0, 1, ... on both axes); None when it is not a click,
+    not finite or outside the shape (rows, columns)."""
+    if not isinstance(raw, dict) or raw.get("op") != "cell":
+        return None
+    x, y = (raw.get(k) for k in ("x", "y"))
+    if any(isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) for v in (x, y)):
+        return None
+    row, column = int(round(y)), int(round(x))
+    return (row, column) if 0 <= row < shape[0] and 0 <= column < shape[1] else None
+
+
+def _on_cell(key, shape, handle):
+    cell = parse_cell(st.session_state[key].get("event"), shape=shape)
+    if cell is not None:
+        handle(*cell)
+
+
+def cell_chart(fig, *, key, shape, on_cell, height=None):
+    """Draw a heatmap whose cells are choices (x and y are the cells' column and row indices): a click on a cell
+    runs `on_cell(row, column)` as a widget callback, before the script reruns."""
+    _component(key=key, data=message(_figure_json(fig), mode="cells", height=height),
+               on_event_change=functools.partial(_on_cell, key, tuple(shape), on_cell))
 
 
 def boundary_chart(fig, *, key, own, new_class, on_event):

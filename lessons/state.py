@@ -105,6 +105,7 @@ def _fields():
     yield choice("pd_phi", page, ("poly2_full", "poly2_homogeneous", "paraboloid", "circle"), "poly2_full")
     yield from kernel_fields("pd", page, kernels=KERNEL_NAMES[1:])
     yield flag("pd_sklearn", page)
+    yield flag("pd_cv", page)
     # lesson 4
     page = "pegasos"
     yield from kernel_fields("pg", page)
