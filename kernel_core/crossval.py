@@ -103,7 +103,10 @@ def fit_dual(K, y, C, *, fit_intercept=True, tol=CV_TOL, max_iter=CV_MAX_ITER, a
         if polish:
             polished, _ = dual.polish(rows, y, C, run.alpha, fit_intercept)
             candidate = _run(rows, y, polished)
-            if candidate.objective >= run.objective:
+            # kept only where it is feasible: from a start that is no SMO iterate (a scaled one, all support
+            # vectors bounded), polish's ray steps on a nearly singular face were seen to break Σ αᵢyᵢ = 0
+            feasible = not fit_intercept or abs(polished @ y) <= 1e-12 * (1.0 + polished.sum())
+            if feasible and candidate.objective >= run.objective:
                 run = candidate
     with np.errstate(over="ignore", invalid="ignore"):
         gap = dual.solve(rows, rows.diagonal(), y, C, tol, max_iter, fit_intercept, _NoTrace(), run)
