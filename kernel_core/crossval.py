@@ -81,14 +81,14 @@ def _run(rows, y, alpha):
     return run
 
 
-def fit_dual(K, y, C, *, fit_intercept=True, tol=CV_TOL, max_iter=CV_MAX_ITER, alpha0=None, polish=True):
+def fit_dual(K, y, C, *, fit_intercept=True, tol=CV_TOL, max_iter=CV_MAX_ITER, alpha0=None, polish=False):
     """The SVM dual on a precomputed Gram matrix K (n, n), solved as DualSVM.fit solves it (kernel_core.dual:
     SMO's rounds and active-set polish, to tol). Returns (alpha, b, converged, steps).
 
     alpha0: a warm start that must be feasible for this C (the α of a fit at a smaller C is: ascending C only
     widens the box). From it, the start is whichever is higher in the dual objective of alpha0 and alpha0 ·
     C / C0 where C0 = max alpha0 (exact when every support vector is bounded), then one active-set polish
-    (polish=True) before SMO: near the optimum the support hardly changes, and the face's system lands on it.
+    (polish=True; off by default: on the lesson's grids it cost more time than the SMO steps it saved) before SMO: near the optimum the support hardly changes, and the face's system lands on it.
     """
     rows = _GramRows(K)
     if alpha0 is None:
@@ -138,7 +138,7 @@ def _accuracy(f, y):
 
 
 def cv_grid(X, y, kernel="rbf", *, Cs, gammas, k=5, seed=0, degree=3, coef0=1.0, fit_intercept=True,
-            warm_start=True, polish=True):
+            warm_start=True, polish=False):
     """k-fold cross-validated accuracy of the kernel SVM (DualSVM's dual) at every (C, γ) of the grid.
 
     kernel: a registry name that takes γ ("rbf", "poly", "laplacian", "exponential", "sigmoid"); degree and
