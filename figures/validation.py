@@ -77,10 +77,10 @@ def cv_curves(grid, C, gamma, *, height=380):
     return figure(traces, layout=dict(
         height=height, margin=dict(l=10, r=10, t=30, b=10), shapes=shapes,
         legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
-        xaxis=dict(title=f"C (γ = {gamma:.3g})", type="log", domain=[0.0, 0.42]),
-        xaxis2=dict(title="γ" + (f" (C = {C:.3g})" if np.isfinite(C) else ""), type="log", domain=[0.56, 0.98]),
+        xaxis=dict(title=f"C (γ = {gamma:.3g})", type="log", domain=[0.0, 0.36]),
+        xaxis2=dict(title="γ" + (f" (C = {C:.3g})" if np.isfinite(C) else ""), type="log", domain=[0.6, 0.94]),
         yaxis=dict(title="accuracy", anchor="x", **acc),
         yaxis2=dict(anchor="x2", **acc),
-        yaxis3=dict(overlaying="y", side="right", anchor="x", **sv),
+        yaxis3=dict(title="# SV", overlaying="y", side="right", anchor="x", **sv),
         yaxis4=dict(title="# SV", overlaying="y2", side="right", anchor="x2", **sv),
         uirevision="cv-curves"))

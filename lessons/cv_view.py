@@ -10,9 +10,11 @@ from lessons.compute_primal_dual import CV_FOLDS, CV_SOURCE, validation_figures,
 from lessons.state import C_VALUES, GAMMA_VALUES
 
 
-def set_cell(row, column):
-    """A click on the heatmap's cell (γ row, C column): both sliders move there (and leave the hard margin)."""
-    st.session_state.update(pd_gamma=GAMMA_VALUES[row], pd_C=C_VALUES[column], pd_hard=False)
+def set_cell(row, column, state=None):
+    """A click on the heatmap's cell (γ row, C column): both sliders move there (and leave the hard margin).
+    state: the session state (a dict in tests)."""
+    (st.session_state if state is None else state).update(pd_gamma=GAMMA_VALUES[row], pd_C=C_VALUES[column],
+                                                          pd_hard=False)
 
 
 def validation_section(X, y, kernel, offset, C):

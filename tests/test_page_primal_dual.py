@@ -275,3 +275,68 @@ def test_decision_plots_draw_the_students_points_as_their_own_trace(page, key):
     traces = [t for t in chart(open_page(page, state={"user_points": own}), key)["data"] if t.get("name") == "your points"]
     assert len(traces) == 1
     np.testing.assert_allclose(np.c_[decode(traces[0]["x"]), decode(traces[0]["y"])], [p[:2] for p in own])
+
+
+# ---------------------------------------------------------------- the validation heatmap (kernel mode, pd_cv)
+
+def cv_page():
+    return open_page(PAGE, widgets={"pd_space": "kernel", "pd_cv": True})
+
+
+def test_validation_heatmap_is_the_cores_grid_and_a_cell_click_sets_both_sliders_and_the_link(monkeypatch):
+    from kernel_core.crossval import cv_grid
+    from lessons import cv_view
+    from lessons.state import C_VALUES, GAMMA_VALUES
+
+    at = cv_page()
+    assert not at.error, [e.value for e in at.error]
+    X, y = page_data(at)
+    heat = chart(at, "pd_cv_heatmap")
+    grid = cv_grid(X, y, "rbf", Cs=C_VALUES, gammas=GAMMA_VALUES, k=5, seed=at.session_state["seed"])
+    np.testing.assert_allclose(decode(heat["data"][0]["z"]), grid.validation.astype(np.float32))
+    marked = heat["data"][1]
+    assert (marked["x"], marked["y"]) == ([C_VALUES.index(1.0)], [GAMMA_VALUES.index(1.0)])
+    # the click's path on the server: the chart element's trigger value, parsed to a cell (live_chart.parse_cell),
+    # handed to the page's callback (cv_view.set_cell), which writes the session state the sliders read
+    from lessons import live_chart
+
+    assert live_chart.parse_cell({"op": "cell", "x": 99, "y": 2}, shape=grid.validation.shape) is None
+    assert live_chart.parse_cell({"op": "add", "x": 1, "y": 2}, shape=grid.validation.shape) is None
+    state = {"pd_cv_heatmap": {"event": {"op": "cell", "x": 15.3, "y": 2.8}}}
+    monkeypatch.setattr(live_chart.st, "session_state", state)
+    live_chart._on_cell("pd_cv_heatmap", grid.validation.shape, lambda r, c: cv_view.set_cell(r, c, state))
+    monkeypatch.undo()
+    row, column = 3, 15
+    assert (state["pd_gamma"], state["pd_C"], state["pd_hard"]) == (GAMMA_VALUES[row], C_VALUES[column], False)
+    at.session_state["pd_hard"] = True   # the click also leaves the hard margin
+    at.run()
+    for key in ("pd_gamma", "pd_C", "pd_hard"):
+        at.session_state[key] = state[key]
+    at.run()
+    assert not at.exception and not at.error
+    assert at.get_by_key("pd_C").value == C_VALUES[column] and at.get_by_key("pd_gamma").value == GAMMA_VALUES[row]
+    link = {k: at.query_params[k] for k in ("pd_C", "pd_gamma", "pd_cv")}
+    assert link == {"pd_C": f"{C_VALUES[column]:g}", "pd_gamma": f"{GAMMA_VALUES[row]:g}", "pd_cv": "true"}
+    marked = chart(at, "pd_cv_heatmap")["data"][1]
+    assert (marked["x"], marked["y"]) == ([column], [row])
+
+
+def test_moving_c_or_gamma_reuses_the_validation_grid():
+    from lessons import compute_primal_dual as cpd
+
+    at = cv_page()
+    before = len(cpd._cv_grid.memory)
+    keys = list(cpd._cv_grid.memory)
+    at.get_by_key("pd_C").set_value(10.0).run()
+    at.get_by_key("pd_gamma").set_value(3.16).run()
+    assert not at.exception
+    assert list(cpd._cv_grid.memory) == keys and len(cpd._cv_grid.memory) == before
+
+
+def test_the_heatmap_is_not_computed_while_its_toggle_is_off():
+    from lessons import compute_primal_dual as cpd
+
+    cpd._cv_grid.memory.clear()
+    at = open_page(PAGE, widgets={"pd_space": "kernel"})
+    assert not cpd._cv_grid.memory
+    assert "pd_cv_heatmap" not in " ".join(e.proto.id for e in at.get("bidi_component"))
