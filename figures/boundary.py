@@ -21,8 +21,8 @@ from figures import figure, plot_values
 from kernel_core.grid import level_lines
 
 # dark class colours on a light field, so a point stays visible on its own side of the boundary
-CLASS_COLORS = {-1: "#08519c", 1: "#b2182b"}
-CLASS_LABELS = {-1: "y = −1", 1: "y = +1"}
+CLASS_COLORS = {-1: "#08519c", 1: "#b2182b", 2: "#1b7837"}
+CLASS_LABELS = {-1: "y = −1", 1: "y = +1", 2: "y = 2"}
 # blue for f < 0 (class −1), white at f = 0, red for f > 0 (class +1)
 DIVERGING = [[0.0, "#8fbfe0"], [0.25, "#cfe3f2"], [0.5, "#ffffff"], [0.75, "#f9d2c4"], [1.0, "#ee9a80"]]
 F_RANGE = 2.0

@@ -6,6 +6,7 @@ import streamlit as st
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.kernels import KernelSpec
 from lessons import cv_view, data, page, widgets
+from lessons.ovr_view import ovr_section
 from lessons.compute_feature_maps import map_label
 from lessons.compute_primal_dual import (DUAL_TOL, GAP_TOL, SKLEARN_HARD_C, SOLVER_SOURCE, Setup, alpha_bars,
                                          comparison, libsvm, margin, primal_dual_figure, replay, solve)
@@ -84,7 +85,10 @@ page.header(
 @page.fragment
 def lesson():
     setup, compare = controls()
-    X, y = data.training_data()
+    X, y = data.training_data(multiclass=setup.space == "kernel")
+    if setup.space == "kernel" and not np.array_equal(np.unique(y), (-1.0, 1.0)):
+        ovr_section(X, y, setup)
+        return
     try:
         s = solve(X, y, data.test_data(), setup)
     except ValueError as exc:

@@ -8,6 +8,7 @@ import numpy as np
 
 from figures.boundary import GRID_POINTS
 from figures.svm import alpha_bars as _alpha_bars, primal_dual_figure as _primal_dual_figure
+from figures.multiclass import ovr_figure as _ovr_figure
 from figures.validation import cv_curves, cv_heatmap
 from kernel_core import crossval, smo, svm
 from kernel_core.feature_maps import FEATURE_MAPS
@@ -30,7 +31,7 @@ SKLEARN_MAX_ITER = 500_000
 # the dual solver's code shown on the page, by "with offset b": SMO, else coordinate descent
 SOLVER_SOURCE = {True: inspect.getsource(smo._smo), False: inspect.getsource(smo._coordinate_descent)}
 
-alpha_bars, primal_dual_figure = map(memo(), (_alpha_bars, _primal_dual_figure))
+alpha_bars, primal_dual_figure, ovr_figure = map(memo(), (_alpha_bars, _primal_dual_figure, _ovr_figure))
 # the validation heatmap: k stratified folds, shuffled with the sidebar's seed, over the C and γ slider grids
 CV_FOLDS = 5
 CV_SOURCE = inspect.getsource(crossval.cv_grid)
@@ -261,3 +262,33 @@ def validation_figures(X, y, kernel, offset, seed, C):
     """(heatmap, curves) of the validation grid with the current (C, kernel.gamma) marked."""
     grid = validation_grid(X, y, kernel, offset, seed)
     return cv_heatmap(grid, C, kernel.gamma), cv_curves(grid, C, kernel.gamma)
+
+
+@dataclass(frozen=True)
+class OneVsRestResult:
+    """One binary SVM per class (class c: y = +1, the rest: y = −1), combined by argmax of the decision values."""
+
+    classes: np.ndarray
+    xs: np.ndarray
+    ys: np.ndarray
+    Z: np.ndarray            # (classes, len(ys), len(xs)) each SVM's f on the grid
+    n_sv: tuple              # support vectors per SVM
+    converged: tuple
+    accuracy: float
+    test_accuracy: float | None
+    warnings: tuple
+
+
+@memo(max_entries=16)
+def one_vs_rest(X, y, test, kernel, C, offset):
+    """kernel_core.crossval.OneVsRest fitted on (X, y), its f_c on the plot grid and its accuracies."""
+    grid = make_grid(X, n=GRID_POINTS)
+    with caught_warnings() as messages:
+        model = crossval.OneVsRest(**kernel.params(), C=C, fit_intercept=offset, tol=DUAL_TOL).fit(X, y)
+    F = model.decision_function(grid.points)
+    return OneVsRestResult(
+        classes=model.classes_, xs=grid.x, ys=grid.y, Z=F.T.reshape(len(model.classes_), grid.y.size, grid.x.size),
+        n_sv=tuple(int(e.support_.size) for e in model.estimators_),
+        converged=tuple(bool(e.converged_) for e in model.estimators_),
+        accuracy=float(np.mean(model.predict(X) == y)),
+        test_accuracy=float(np.mean(model.predict(test[0]) == test[1])) if test else None, warnings=tuple(messages))

@@ -109,6 +109,10 @@ def chart(fig, *, key, height=None):
     _component(key=key, data=message(_figure_json(fig), mode="plain", height=height))
 
 
+# the class a shift-click adds, by the class a click adds: the other of ±1; the third class (2) pairs with +1
+OTHER_CLASS = {1: -1, -1: 1, 2: 1}
+
+
 class ChartEvent(NamedTuple):
     """What the student did on a decision plot: op "add" (a point of class `label` at x, y), "move" (their
     point `index` to x, y) or "remove" (their point `index`). Coordinates rounded to DECIMALS, as in the URL."""
@@ -128,7 +132,7 @@ def _coordinate(value):
 def parse_event(raw, *, n_own, new_class):
     """A ChartEvent from the browser's trigger value, or None when it is not one (the browser is not trusted:
     anything malformed, non-finite or naming a point the student does not have is dropped). A shift-click
-    adds a point of the class other than `new_class`."""
+    adds a point of the class OTHER_CLASS[new_class]: the other of ±1 (class 2's is +1)."""
     if not isinstance(raw, dict):
         return None
     op = raw.get("op")
@@ -141,7 +145,7 @@ def parse_event(raw, *, n_own, new_class):
     if x is None or y is None:
         return None
     if op == "add":
-        label = -new_class if raw.get("shift") is True else new_class
+        label = OTHER_CLASS[new_class] if raw.get("shift") is True else new_class
         return ChartEvent("add", x, y, label=label)
     if op == "move":
         return ChartEvent("move", x, y, index=index)
@@ -183,7 +187,7 @@ def cell_chart(fig, *, key, shape, on_cell, height=None):
 def boundary_chart(fig, *, key, own, new_class, on_event):
     """Draw a decision plot (a go.Figure that draws the student's points as its OWN_POINTS trace) in place;
     clicks, drags and double-clicks on it become ChartEvents. `own`: the student's points (their count bounds
-    the indices); `new_class`: the class a click adds (+1 or −1; shift-click adds the other). `on_event(event)` runs as a widget callback, before the
+    the indices); `new_class`: the class a click adds (+1, −1 or 2; shift-click adds OTHER_CLASS[new_class]). `on_event(event)` runs as a widget callback, before the
     script reruns, so everything drawn in that rerun already shows the change. Returns the event or None."""
     result = _component(key=key, data=message(_figure_json(fig), mode="boundary", own=OWN_POINTS),
                         on_event_change=functools.partial(_on_event, key, len(own), new_class, on_event))

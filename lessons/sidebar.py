@@ -12,7 +12,7 @@ from kernel_core.svm import DualSVM, PrimalSVM
 from lessons import points, widgets
 from lessons.state import FORMULA_MAX_LENGTH, MAX_USER_POINTS, N_MAX
 
-CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (red)"}
+CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (red)", 2: "class 2 (green)"}
 
 
 def sidebar():
@@ -36,7 +36,9 @@ def _own_points():
     with st.expander(f"Your own points ({len(own)})", expanded=False, key="own_points"):
         widgets.segmented("Class of the next point", "new_class", format_func=CLASS_NAMES.get)
         st.caption("Click or tap a decision-boundary plot to drop a point of this class there (shift-click: the "
-                   "other class); drag your point to move it, double-click it to remove it. Or type coordinates.")
+                   "other of ±1); drag your point to move it, double-click it to remove it. Or type coordinates. "
+                   "Class 2 is a third class: lesson 3's kernel mode trains on it (one-vs-rest), the other lessons "
+                   "are binary and leave it out.")
         c1, c2 = st.columns(2)
         c1.number_input("x₁", -MAX_ABS_COORD, MAX_ABS_COORD, 0.0, 0.1, key="new_x1")
         c2.number_input("x₂", -MAX_ABS_COORD, MAX_ABS_COORD, 0.0, 0.1, key="new_x2")
