@@ -110,12 +110,11 @@ THREE_CLASSES = (-1.0, 1.0, 2.0)
 
 def blobs3(n_samples=200, *, noise=0.5, random_state=None):
     """Three Gaussian blobs for one-vs-rest (lesson 3, kernel mode): centres (−1.5, −1) → −1, (1.5, −1) → +1 and
-    (0, 1.5) → 2, noise = their standard deviation; n // 3 points in each of the first two classes, the rest in
-    the third, shuffled. The only dataset with a third class: the binary lessons refuse it."""
+    (0, 1.5) → 2, noise = their standard deviation; class sizes differ by at most one, shuffled. The only dataset with a third class: the binary lessons refuse it."""
     n, noise, seed = _check(n_samples, noise, random_state)
     rng = np.random.default_rng(seed)
     centres = np.array([(-1.5, -1.0), (1.5, -1.0), (0.0, 1.5)])
-    counts = (n // 3, n // 3, n - 2 * (n // 3))
+    counts = tuple((n + i) // 3 for i in range(3))    # as even as n allows; n = 2 gives classes +1 and 2
     X = np.vstack([c + noise * rng.standard_normal((m, 2)) for c, m in zip(centres, counts)])
     y = np.repeat(THREE_CLASSES, counts)
     order = rng.permutation(n)

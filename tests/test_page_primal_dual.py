@@ -340,3 +340,66 @@ def test_the_heatmap_is_not_computed_while_its_toggle_is_off():
     at = open_page(PAGE, widgets={"pd_space": "kernel"})
     assert not cpd._cv_grid.memory
     assert "pd_cv_heatmap" not in " ".join(e.proto.id for e in at.get("bidi_component"))
+
+
+# ---------------------------------------------------------------- one-vs-rest (kernel mode, three classes)
+
+def test_three_classes_in_kernel_mode_are_one_vs_rest_as_sklearn_predicts():
+    from sklearn.multiclass import OneVsRestClassifier
+
+    from kernel_core.grid import make_grid as grid_of
+    from kernel_core.kernels import KernelSpec
+    from lessons.compute_primal_dual import one_vs_rest
+
+    own = "0.40_-0.30_2~-1.20_1.10_1~1.00_1.50_-1"
+    at = AppTest_with_points(own, sidebar={"dataset": "blobs3", "noise": 0.8}, widgets={"pd_space": "kernel"})
+    assert not at.error, [e.value for e in at.error]
+    X, y = page_data(at)
+    own_X = np.array([[0.4, -0.3], [-1.2, 1.1], [1.0, 1.5]])
+    X, y = np.vstack([X, own_X]), np.concatenate([y, [2.0, 1.0, -1.0]])
+    C, gamma = at.get_by_key("pd_C").value, at.get_by_key("pd_gamma").value
+    svc = OneVsRestClassifier(SVC(kernel="rbf", C=C, gamma=gamma, tol=1e-9)).fit(X, y)
+    grid = grid_of(X, n=80)
+    r = one_vs_rest(X, y, None, KernelSpec("rbf", gamma), C, True)
+    predicted = r.classes[np.argmax(r.Z.reshape(len(r.classes), -1), axis=0)]
+    np.testing.assert_array_equal(predicted, svc.predict(grid.points))
+    shown = metrics(at)
+    assert shown["classes"] == "3"
+    assert shown["train / test accuracy"].startswith(f"{np.mean(svc.predict(X) == y):.0%} / ")
+    fig = chart(at, "pd_ovr")
+    names = [t.get("name") for t in fig["data"]]
+    assert sum(n.startswith("f = 0 of") for n in names) == 3 and "your points" in names
+    # the combined field drawn is the argmax of the three SVMs' decision values
+    field = decode(fig["data"][0]["z"])
+    np.testing.assert_array_equal(field.ravel(), np.searchsorted(r.classes, svc.predict(grid.points)))
+
+
+def AppTest_with_points(pts, *, sidebar=None, widgets=None):
+    from streamlit.testing.v1 import AppTest
+
+    from pageutil import ROOT
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["pts"] = pts
+    at.run()
+    for key, value in (sidebar or {}).items():
+        at.sidebar.get_by_key(key).set_value(value)
+    at.switch_page(PAGE)
+    at.run()
+    for key, value in (widgets or {}).items():
+        at.get_by_key(key).set_value(value).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_binary_modes_leave_a_third_class_point_out_and_say_so():
+    with_third = AppTest_with_points("0.40_-0.30_2")
+    plain = open_page(PAGE)
+    assert any("of class 2 (green)" in i.value for i in with_third.info)
+    assert comparison(with_third) == comparison(plain)
+    assert metrics(with_third) == metrics(plain)
+
+
+def test_binary_modes_refuse_the_three_class_dataset_with_a_message():
+    at = open_page(PAGE, sidebar={"dataset": "blobs3"})
+    assert len(at.error) == 1 and "three classes" in at.error[0].value and "one-vs-rest" in at.error[0].value
