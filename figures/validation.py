@@ -10,6 +10,11 @@ CURRENT = "current (C, γ)"
 TRAIN_COLOR = "#1b7837"
 VALIDATION_COLOR = "#7b3294"
 SV_COLOR = "#8c8c8c"
+# Plotly's Viridis written out (validation expands a named scale into this list; the figure sends it as validated)
+VIRIDIS = [[0.0, "#440154"], [0.1111111111111111, "#482878"], [0.2222222222222222, "#3e4989"],
+           [0.3333333333333333, "#31688e"], [0.4444444444444444, "#26828e"], [0.5555555555555556, "#1f9e89"],
+           [0.6666666666666666, "#35b779"], [0.7777777777777778, "#6ece58"], [0.8888888888888888, "#b5de2b"],
+           [1.0, "#fde725"]]
 
 
 def _labels(values):
@@ -33,7 +38,7 @@ def cv_heatmap(grid, C, gamma, *, height=380):
                       for c, v, t, s in zip(grid.Cs, vr, tr, sr)]
                      for g, vr, tr, sr in zip(grid.gammas, grid.validation, grid.train, grid.n_sv)])
     traces = [dict(type="heatmap", x=np.arange(nC, dtype=np.int32), y=np.arange(nG, dtype=np.int32), z=z,
-                   zmin=float(np.nanmin(z)) if np.isfinite(z).any() else 0.0, zmax=1.0, colorscale="Viridis",
+                   zmin=float(np.nanmin(z)) if np.isfinite(z).any() else 0.0, zmax=1.0, colorscale=VIRIDIS,
                    colorbar=dict(title=dict(text="validation<br>accuracy", side="top"), tickformat=".0%"),
                    text=text, hovertemplate="%{text}<extra>click to set C and γ</extra>", name="validation accuracy")]
     i, j = _index(grid.Cs, C), _index(grid.gammas, gamma)
