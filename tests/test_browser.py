@@ -395,3 +395,21 @@ def test_a_click_on_a_validation_heatmap_cell_moves_c_and_gamma_and_the_link(bro
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "cv-heatmap.png"), full_page=True)
     page.close()
+
+
+def test_a_click_with_the_third_class_chosen_adds_a_class_2_point_to_the_one_vs_rest_plot(browser, app_url):
+    """Lesson 3, kernel mode, three blobs: the sidebar's class toggle on class 2 (what a touch screen uses), a click
+    on the one-vs-rest plot adds a class-2 point there (in the link), and the plot draws it."""
+    page = open_lesson(browser, f"{app_url}/primal-dual?pd_space=kernel&dataset=blobs3&new_class=2")
+    page.locator(".st-key-pd_ovr .js-plotly-plot").wait_for(state="visible", timeout=60_000)
+    where, points = click_adds(page, "pd_ovr", 31, -17)
+    assert len(points) == 1 and points[0][2] == 2, points
+    assert points[0][:2] == pytest.approx(where, abs=0.01)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "one-vs-rest.png"))
+    # the plot draws it: one point in the student's trace (calcdata: Plotly's decoded points)
+    page.wait_for_function(f"""() => {{
+        const gd = ({PLOT_JS})("pd_ovr"), t = gd._fullData.findIndex(d => d.name === "your points");
+        return t >= 0 && gd.calcdata[t].length === 1;
+    }}""", timeout=15_000)
+    page.close()
