@@ -11,7 +11,8 @@ of its block K_γ[train, train], and its validation points' decision values are 
 kernel call per fit. Along C (ascending) each fit starts from the α of the fit at the C before it (a warm start:
 that α is feasible for the larger box, and the support changes little from one C to the next). The solver is the
 one DualSVM uses (kernel_core.dual.start / solve: SMO with the WSS 2 rule, rounds and active-set polish), to the
-same tolerance, so every cell is the optimum DualSVM would report.
+same tolerance, so every cell is the optimum DualSVM would report. (For a kernel that is not PSD, the sigmoid,
+the dual has several KKT points, and a warm start may end on another one than a cold start does.)
 """
 
 from dataclasses import dataclass
@@ -87,8 +88,9 @@ def fit_dual(K, y, C, *, fit_intercept=True, tol=CV_TOL, max_iter=CV_MAX_ITER, a
 
     alpha0: a warm start that must be feasible for this C (the α of a fit at a smaller C is: ascending C only
     widens the box). From it, the start is whichever is higher in the dual objective of alpha0 and alpha0 ·
-    C / C0 where C0 = max alpha0 (exact when every support vector is bounded), then one active-set polish
-    (polish=True; off by default: on the lesson's grids it cost more time than the SMO steps it saved) before SMO: near the optimum the support hardly changes, and the face's system lands on it.
+    C / C0 where C0 = max alpha0 (exact when every support vector is bounded). polish=True adds one active-set
+    polish of that start before SMO (off by default: on the lesson's grids it cut the steps fourfold but cost
+    more time than it saved).
     """
     rows = _GramRows(K)
     if alpha0 is None:
