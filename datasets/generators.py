@@ -105,6 +105,22 @@ def blobs(n_samples=200, *, noise=0.5, random_state=None):
     return X.astype(np.float64), _signed(y01, negative=0)
 
 
+THREE_CLASSES = (-1.0, 1.0, 2.0)
+
+
+def blobs3(n_samples=200, *, noise=0.5, random_state=None):
+    """Three Gaussian blobs for one-vs-rest (lesson 3, kernel mode): centres (−1.5, −1) → −1, (1.5, −1) → +1 and
+    (0, 1.5) → 2, noise = their standard deviation; class sizes differ by at most one, shuffled. The only dataset with a third class: the binary lessons refuse it."""
+    n, noise, seed = _check(n_samples, noise, random_state)
+    rng = np.random.default_rng(seed)
+    centres = np.array([(-1.5, -1.0), (1.5, -1.0), (0.0, 1.5)])
+    counts = tuple((n + i) // 3 for i in range(3))    # as even as n allows; n = 2 gives classes +1 and 2
+    X = np.vstack([c + noise * rng.standard_normal((m, 2)) for c, m in zip(centres, counts)])
+    y = np.repeat(THREE_CLASSES, counts)
+    order = rng.permutation(n)
+    return X[order], y[order]
+
+
 def spirals(n_samples=200, *, noise=0.05, random_state=None):
     """Two interleaved spirals r = s, angle = 3πs (+π for class -1), s ∈ [0.1, 1]."""
     n, noise, seed = _check(n_samples, noise, random_state)
@@ -165,7 +181,7 @@ class DatasetInfo:
     """What the sidebar needs to offer a data set."""
 
     label: str
-    task: str  # "classification" or "regression"
+    task: str  # "classification" (y = ±1), "multiclass" (y in THREE_CLASSES) or "regression"
     uses_n: bool
     uses_noise: bool
     default_n: int
@@ -178,6 +194,7 @@ DATASETS = {
     "moons": moons,
     "xor": xor,
     "blobs": blobs,
+    "blobs3": blobs3,
     "spirals": spirals,
     "linear": linear,
     "lfd_toy": lfd_toy,
@@ -190,6 +207,7 @@ DATASET_INFO = {
     "moons": DatasetInfo("Moons", "classification", True, True, 200, 0.15),
     "xor": DatasetInfo("XOR", "classification", True, True, 200, 0.1),
     "blobs": DatasetInfo("Two Gaussian blobs", "classification", True, True, 200, 0.5),
+    "blobs3": DatasetInfo("Three Gaussian blobs (3 classes)", "multiclass", True, True, 200, 0.5),
     "spirals": DatasetInfo("Two spirals", "classification", True, True, 200, 0.05),
     "linear": DatasetInfo("Linearly separable (gap)", "classification", True, True, 200, 0.0),
     "lfd_toy": DatasetInfo("Learning From Data 4-point example", "classification", False, False, 4, 0.0),

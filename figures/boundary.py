@@ -21,7 +21,7 @@ from figures import figure, plot_values
 from figures import contours
 from figures.palette import CLASS_COLORS, CLASS_SYMBOLS, DIVERGING, OWN_SYMBOLS, SECONDARY
 
-CLASS_LABELS = {-1: "y = −1", 1: "y = +1"}
+CLASS_LABELS = {-1: "y = −1", 1: "y = +1", 2: "y = 2"}
 F_RANGE = 2.0
 # 80 × 80 cells of about 5 px on a decision plot: no finer than the eye, and 64 % of 100 × 100's work (the
 # model on the grid, the level lines, the payload, the browser's image)

@@ -22,10 +22,12 @@ def tint(color, amount):
 
 
 BLUE, VERMILLION = OKABE_ITO["blue"], OKABE_ITO["vermillion"]
-CLASS_COLORS = {-1: BLUE, 1: VERMILLION}
-CLASS_SYMBOLS = {-1: "circle", 1: "cross"}
-# the student's own points: diamonds, plain for class −1 and with a cross inside for +1 (drawn in the outline's black)
-OWN_SYMBOLS = {-1: "diamond", 1: "diamond-cross"}
+# class 2: the third class of lesson 3's one-vs-rest
+CLASS_COLORS = {-1: BLUE, 1: VERMILLION, 2: OKABE_ITO["bluish green"]}
+CLASS_SYMBOLS = {-1: "circle", 1: "cross", 2: "triangle-up"}
+# the student's own points: diamonds, plain for class −1, with a cross inside for +1 and an x for class 2 (drawn in
+# the outline's black)
+OWN_SYMBOLS = {-1: "diamond", 1: "diamond-cross", 2: "diamond-x"}
 # bars have no marker shape: class +1's bars are hatched
 CLASS_PATTERNS = {-1: "", 1: "/"}
 
@@ -44,6 +46,13 @@ POSITIVE = OKABE_ITO["bluish green"]   # an eigenvalue > 0
 NEGATIVE = OKABE_ITO["reddish purple"]  # an eigenvalue < 0
 CERT_POSITIVE = OKABE_ITO["orange"]    # cᵢ > 0 in a certificate
 CERT_NEGATIVE = OKABE_ITO["sky blue"]  # cᵢ < 0
+
+# a sequential scale (lesson 3's validation accuracy): Plotly's Viridis, colour-blind safe, written out because
+# Plotly's validation expands the named scale into this list (the figures send what validation would make)
+VIRIDIS = [[0.0, "#440154"], [0.1111111111111111, "#482878"], [0.2222222222222222, "#3e4989"],
+           [0.3333333333333333, "#31688e"], [0.4444444444444444, "#26828e"], [0.5555555555555556, "#1f9e89"],
+           [0.6666666666666666, "#35b779"], [0.7777777777777778, "#6ece58"], [0.8888888888888888, "#b5de2b"],
+           [1.0, "#fde725"]]
 
 COLORWAY = [OKABE_ITO[name] for name in ("blue", "orange", "bluish green", "vermillion", "reddish purple", "sky blue",
                                          "yellow", "black")]

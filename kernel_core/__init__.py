@@ -9,6 +9,7 @@ with the fix. Imports numpy and the standard library only.
     smo           the dual's solvers as lesson 3 shows them: SMO (WSS 2) and coordinate descent
     dual          what runs them to tol: kernel rows, warm starts, active-set polish of the face
     primal        the primal interior-point method, its polish, the Farkas proof of non-separability
+    crossval      k-fold cross-validation over a C × γ grid (warm-started), one-vs-rest for more classes
     history       which steps of an iterative solver its history_ records (shared by all)
     pegasos       KernelPegasos, Algorithm 1 of the Lecture 8 notes
     perceptron    KernelPerceptron with mistake counts
@@ -19,8 +20,8 @@ with the fix. Imports numpy and the standard library only.
     validation    the shared input checks
 """
 
-from . import (dual, feature_maps, formula, grid, history, kernels, mercer, pegasos, perceptron, primal, regression,
+from . import (crossval, dual, feature_maps, formula, grid, history, kernels, mercer, pegasos, perceptron, primal, regression,
                smo, svm, validation)
 
-__all__ = ["dual", "feature_maps", "formula", "grid", "history", "kernels", "mercer", "pegasos", "perceptron",
+__all__ = ["crossval", "dual", "feature_maps", "formula", "grid", "history", "kernels", "mercer", "pegasos", "perceptron",
            "primal", "regression", "smo", "svm", "validation"]

@@ -38,7 +38,8 @@ def point_inputs(name, source):
             values.append(widgets.number_input(label, key, step=0.1 if typed else 1))
     if typed:
         return tuple(values[:dim]), tuple(values[dim:])
-    X = data.training_data()[0] if dim == 2 else data.house_prices()[0]
+    # the points alone (labels unused): every class, the third included
+    X = data.training_data(multiclass=True)[0] if dim == 2 else data.house_prices()[0]
     i, j = (k % len(X) for k in values)
     st.caption(f"{len(X)} points ({'sidebar data' if dim == 2 else 'house prices'}); "
                f"indices wrap around. x = point {i}, z = point {j}.")

@@ -5,7 +5,8 @@ import streamlit as st
 
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.kernels import KernelSpec
-from lessons import data, page, reproduce, widgets
+from lessons import cv_view, data, page, reproduce, widgets
+from lessons.ovr_view import ovr_section
 from lessons.compute_feature_maps import map_label
 from lessons.compute_primal_dual import (DUAL_TOL, GAP_TOL, SKLEARN_HARD_C, SOLVER_SOURCE, Setup, alpha_bars,
                                          comparison, dual_figure, libsvm, margin, snapshot_labels, solve)
@@ -76,7 +77,10 @@ page.presets_row("primal-dual")
 @page.fragment
 def lesson():
     setup, compare = controls()
-    X, y = data.training_data()
+    X, y = data.training_data(multiclass=setup.space == "kernel")
+    if setup.space == "kernel" and not np.array_equal(np.unique(y), (-1.0, 1.0)):
+        ovr_section(X, y, setup)
+        return
     try:
         s = solve(X, y, data.test_data(), setup)
     except ValueError as exc:
@@ -128,6 +132,8 @@ def lesson():
         st.markdown("**α per training point** against the box 0 ≤ α ≤ C")
         page.chart(alpha_bars(d.alpha, y, setup.C, height=460, snapshots=d.snapshot_alpha, labels=labels),
                    key="pd_alpha")
+    if setup.space == "kernel":
+        cv_view.validation_section(X, y, setup.kernel, setup.offset, setup.C)
     st.markdown("**KKT conditions, point by point**: α = 0 needs y·f ≥ 1 (non-SV), 0 < α < C needs y·f = 1 "
                 "(free SV, on the margin), α = C needs y·f ≤ 1 (bounded SV, on or inside the margin).")
     page.table({"i": np.arange(y.size), "x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int), "α": d.alpha,

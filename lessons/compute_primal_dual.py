@@ -7,14 +7,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from figures.boundary import GRID_POINTS
+from figures.multiclass import ovr_figure as _ovr_figure
 from figures.svm import alpha_bars as _alpha_bars, primal_dual_figure
-from kernel_core import smo, svm
+from figures.validation import cv_curves, cv_heatmap
+from kernel_core import crossval, smo, svm
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.kernels import KernelSpec
 from kernel_core.mercer import fails_mercer
 from lessons.caught import caught_warnings
 from lessons.memo import memo
+from lessons.state import C_VALUES, GAMMA_VALUES
 
 # SMO stops at a KKT violation of DUAL_TOL: w and b then agree with the primal in every printed digit
 DUAL_TOL = 1e-9
@@ -28,7 +31,10 @@ SKLEARN_MAX_ITER = 500_000
 # the dual solver's code shown on the page, by "with offset b": SMO, else coordinate descent
 SOLVER_SOURCE = {True: inspect.getsource(smo._smo), False: inspect.getsource(smo._coordinate_descent)}
 
-alpha_bars = memo()(_alpha_bars)
+alpha_bars, ovr_figure = map(memo(), (_alpha_bars, _ovr_figure))
+# the validation heatmap: k stratified folds, shuffled with the sidebar's seed, over the C and γ slider grids
+CV_FOLDS = 5
+CV_SOURCE = inspect.getsource(crossval.cv_grid)
 
 
 @dataclass(frozen=True)
@@ -242,3 +248,53 @@ def comparison(s):
 def margin(d):
     """1/‖w‖ where the margin exists: K PSD on these points and w ≠ 0."""
     return f"{1.0 / d.norm_w:.4f}" if d.norm_w > 0 and not d.psd_violated else "—"
+
+
+@memo(max_entries=16)
+def _cv_grid(X, y, kernel_name, degree, coef0, offset, seed):
+    return crossval.cv_grid(X, y, kernel_name, Cs=C_VALUES, gammas=GAMMA_VALUES, k=CV_FOLDS, seed=seed, degree=degree,
+                            coef0=coef0, fit_intercept=offset)
+
+
+def validation_grid(X, y, kernel, offset, seed):
+    """k-fold cross-validated accuracy over the whole C × γ grid of the sliders (kernel_core.crossval.cv_grid),
+    memoized by what it depends on: the data, the kernel without its γ, the offset and the folds' seed. The
+    current C and γ are not part of the key, so moving either slider reuses the grid."""
+    return _cv_grid(X, y, kernel.name, kernel.degree, kernel.coef0, offset, seed)
+
+
+@memo(max_entries=32)
+def validation_figures(X, y, kernel, offset, seed, C):
+    """(heatmap, curves) of the validation grid with the current (C, kernel.gamma) marked."""
+    grid = validation_grid(X, y, kernel, offset, seed)
+    return cv_heatmap(grid, C, kernel.gamma), cv_curves(grid, C, kernel.gamma)
+
+
+@dataclass(frozen=True)
+class OneVsRestResult:
+    """One binary SVM per class (class c: y = +1, the rest: y = −1), combined by argmax of the decision values."""
+
+    classes: np.ndarray
+    xs: np.ndarray
+    ys: np.ndarray
+    Z: np.ndarray            # (classes, len(ys), len(xs)) each SVM's f on the grid
+    n_sv: tuple              # support vectors per SVM
+    converged: tuple
+    accuracy: float
+    test_accuracy: float | None
+    warnings: tuple
+
+
+@memo(max_entries=16)
+def one_vs_rest(X, y, test, kernel, C, offset):
+    """kernel_core.crossval.OneVsRest fitted on (X, y), its f_c on the plot grid and its accuracies."""
+    grid = make_grid(X, n=GRID_POINTS)
+    with caught_warnings() as messages:
+        model = crossval.OneVsRest(**kernel.params(), C=C, fit_intercept=offset, tol=DUAL_TOL).fit(X, y)
+    F = model.decision_function(grid.points)
+    return OneVsRestResult(
+        classes=model.classes_, xs=grid.x, ys=grid.y, Z=F.T.reshape(len(model.classes_), grid.y.size, grid.x.size),
+        n_sv=tuple(int(e.support_.size) for e in model.estimators_),
+        converged=tuple(bool(e.converged_) for e in model.estimators_),
+        accuracy=float(np.mean(model.predict(X) == y)),
+        test_accuracy=float(np.mean(model.predict(test[0]) == test[1])) if test else None, warnings=tuple(messages))

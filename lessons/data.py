@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from kernel_core.validation import check_X_y
+from kernel_core.validation import check_array, check_X_y
 from lessons.memo import memo
 from lessons.page import show_error
 
@@ -13,13 +13,26 @@ from lessons.page import show_error
 TEST_SEED_OFFSET = 10_000
 
 
+THIRD_CLASS = 2
+
+
 @memo(max_entries=64)
-def load(name, n, noise, seed, points, only_mine):
-    """(X, y) of dataset `name` plus `points` (or the points alone), labels in {−1, +1}."""
+def load(name, n, noise, seed, points, only_mine, multiclass=False):
+    """(X, y) of dataset `name` plus `points` (or the points alone). Binary (multiclass=False): labels in {−1, +1};
+    the student's points of the third class (2) are left out, and a dataset with three classes is refused with a
+    ValueError that says why. multiclass=True: every class as it is (lesson 3's one-vs-rest)."""
+    if not multiclass and not only_mine and datasets.DATASET_INFO[name].task == "multiclass":
+        raise ValueError(f"'{datasets.DATASET_INFO[name].label}' has three classes, and this lesson is binary "
+                         "(y = −1 or +1). Pick a two-class dataset in the sidebar, or open lesson 3 with 'any kernel', "
+                         "which trains one SVM per class (one-vs-rest).")
+    if not multiclass:
+        points = tuple(p for p in points if p[2] != THIRD_CLASS)
     if only_mine:
         if not points:
             raise ValueError("'Use only my points' is on but you have not added any points yet; "
-                             "click a plot or type coordinates in the sidebar.")
+                             "click a plot or type coordinates in the sidebar." if multiclass else
+                             "'Use only my points' is on but you have no points of class −1 or +1, and this lesson "
+                             "is binary; click a plot or type coordinates in the sidebar.")
         X = np.array([p[:2] for p in points], dtype=np.float64)
         y = np.array([p[2] for p in points], dtype=np.float64)
     else:
@@ -27,6 +40,11 @@ def load(name, n, noise, seed, points, only_mine):
         if points:
             X = np.vstack([X, np.array([p[:2] for p in points], dtype=np.float64)])
             y = np.concatenate([y, np.array([p[2] for p in points], dtype=np.float64)])
+    if multiclass:
+        X, y = check_array(X, "X"), check_array(y, "y", ndim=1)
+        if np.unique(y).size < 2:
+            raise ValueError(f"All the points are of class {y[0]:g}; a classifier needs two classes or more.")
+        return X, y
     return check_X_y(X, y)
 
 
@@ -35,24 +53,30 @@ def own_points():
     return st.session_state.get("user_points", ())
 
 
-def training_data(dataset=None):
+def training_data(dataset=None, multiclass=False):
     """(X, y) from the sidebar: its dataset (or `dataset`, drawn with the sidebar's n, noise and seed) plus the
-    student's points; stops the page with the message when there is nothing to train on."""
+    student's points; stops the page with the message when there is nothing to train on. Binary (the default):
+    the student's points of the third class are left out, and the page says so; multiclass=True keeps them."""
     s = st.session_state
+    third = sum(p[2] == THIRD_CLASS for p in own_points())
+    if third and not multiclass:
+        st.info(f"{third} of your points {'is' if third == 1 else 'are'} of class 2 (green), a third class. This "
+                "lesson is binary (y = −1 or +1), so they are left out of its training data; lesson 3 with 'any "
+                "kernel' trains on all three classes (one-vs-rest).", icon=":material/filter_alt:")
     try:
         return load(dataset or s["dataset"], s["n"], s["noise"], s["seed"], own_points(),
-                    s.get("only_mine", False))
+                    s.get("only_mine", False), multiclass)
     except ValueError as exc:
         show_error(exc)
 
 
-def test_data():
+def test_data(multiclass=False):
     """A fresh sample from the sidebar's generator (same n and noise, another seed) to measure test
     accuracy; None when there is nothing to draw from (a fixed example, or only the student's points)."""
     s = st.session_state
     if s.get("only_mine") or not datasets.DATASET_INFO[s["dataset"]].uses_n:
         return None
-    return load(s["dataset"], s["n"], s["noise"], s["seed"] + TEST_SEED_OFFSET, (), False)
+    return load(s["dataset"], s["n"], s["noise"], s["seed"] + TEST_SEED_OFFSET, (), False, multiclass)
 
 
 def house_prices(n=None):

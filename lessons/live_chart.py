@@ -21,7 +21,8 @@ the figure's JSON from plotly.io.to_json, where numpy arrays are base64 typed ar
 that plotly.js decodes: no array travels as a list of numbers.
 
 Events (decision plots): the trigger "event" is {"op": "add", "x", "y", "shift"}, {"op": "move", "i", "x",
-"y"} or {"op": "remove", "i"}, in data coordinates; `parse_event` turns it into a ChartEvent.
+"y"} or {"op": "remove", "i"}, in data coordinates; `parse_event` turns it into a ChartEvent. Cell plots
+(mode "cells", `cell_chart`): {"op": "cell", "x", "y"}, rounded to a cell by `parse_cell`.
 
 Replays whose frames are made on demand (figures.figure(frames=<function>)): the message says {"replay": true}
 and carries no frames until the student presses Play or Step; the trigger {"op": "frames"} then marks the chart
@@ -150,6 +151,10 @@ def chart(fig, *, key, height=None, name=None):
                on_event_change=lambda: _wants_frames(key, st.session_state[key].get("event")))
 
 
+# the class a shift-click adds, by the class a click adds: the other of ±1; the third class (2) pairs with +1
+OTHER_CLASS = {1: -1, -1: 1, 2: 1}
+
+
 class ChartEvent(NamedTuple):
     """What the student did on a decision plot: op "add" (a point of class `label` at x, y), "move" (their
     point `index` to x, y) or "remove" (their point `index`). Coordinates rounded to DECIMALS, as in the URL."""
@@ -169,7 +174,7 @@ def _coordinate(value):
 def parse_event(raw, *, n_own, new_class):
     """A ChartEvent from the browser's trigger value, or None when it is not one (the browser is not trusted:
     anything malformed, non-finite or naming a point the student does not have is dropped). A shift-click
-    adds a point of the class other than `new_class`."""
+    adds a point of the class OTHER_CLASS[new_class]: the other of ±1 (class 2's is +1)."""
     if not isinstance(raw, dict):
         return None
     op = raw.get("op")
@@ -182,7 +187,7 @@ def parse_event(raw, *, n_own, new_class):
     if x is None or y is None:
         return None
     if op == "add":
-        label = -new_class if raw.get("shift") is True else new_class
+        label = OTHER_CLASS[new_class] if raw.get("shift") is True else new_class
         return ChartEvent("add", x, y, label=label)
     if op == "move":
         return ChartEvent("move", x, y, index=index)
@@ -198,10 +203,36 @@ def _on_event(key, n_own, new_class, handle):
         handle(event)
 
 
+def parse_cell(raw, *, shape):
+    """The (row, column) of the cell a click on a cell plot landed in, from the browser's trigger value: its data
+    coordinates rounded to the nearest cell (cells sit at 0, 1, ... on both axes); None when it is not a click,
+    not finite or outside the shape (rows, columns)."""
+    if not isinstance(raw, dict) or raw.get("op") != "cell":
+        return None
+    x, y = (raw.get(k) for k in ("x", "y"))
+    if any(isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) for v in (x, y)):
+        return None
+    row, column = int(round(y)), int(round(x))
+    return (row, column) if 0 <= row < shape[0] and 0 <= column < shape[1] else None
+
+
+def _on_cell(key, shape, handle):
+    cell = parse_cell(st.session_state[key].get("event"), shape=shape)
+    if cell is not None:
+        handle(*cell)
+
+
+def cell_chart(fig, *, key, shape, on_cell, height=None, name=None):
+    """Draw a heatmap whose cells are choices (x and y are the cells' column and row indices): a click on a cell
+    runs `on_cell(row, column)` as a widget callback, before the script reruns."""
+    _component(key=key, data=_message(fig, key, name, "cells", height=height),
+               on_event_change=functools.partial(_on_cell, key, tuple(shape), on_cell))
+
+
 def boundary_chart(fig, *, key, own, new_class, on_event, name=None):
     """Draw a decision plot (a go.Figure that draws the student's points as its OWN_POINTS trace) in place;
     clicks, drags and double-clicks on it become ChartEvents. `own`: the student's points (their count bounds
-    the indices); `new_class`: the class a click adds (+1 or −1; shift-click adds the other). `on_event(event)` runs as a widget callback, before the
+    the indices); `new_class`: the class a click adds (+1, −1 or 2; shift-click adds OTHER_CLASS[new_class]). `on_event(event)` runs as a widget callback, before the
     script reruns, so everything drawn in that rerun already shows the change. Returns the event or None."""
     result = _component(key=key, data=_message(fig, key, name, "boundary", own=OWN_POINTS),
                         on_event_change=functools.partial(_on_event, key, len(own), new_class, on_event))

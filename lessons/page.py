@@ -129,6 +129,12 @@ def boundary_chart(fig, key, name=None):
                               new_class=int(st.session_state.get("new_class") or 1), on_event=_apply_event)
 
 
+def cell_chart(fig, key, shape, on_cell):
+    """Draw a heatmap whose cells are choices in place: a click on a cell runs on_cell(row, column) before the
+    rerun (lessons/live_chart.py, mode "cells")."""
+    live_chart.cell_chart(fig, key=key, shape=shape, on_cell=on_cell)
+
+
 def code(title, source, text=None, columns=None, **table_kwargs):
     """The expander with the numbers (text: markdown; columns: a table, see `table`) and the core function's source."""
     with st.expander(title):

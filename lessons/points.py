@@ -1,7 +1,8 @@
 """The student's own points and their codec for the link (`?pts=`). Pure Python (no Streamlit), tested alone.
 
-A point is (x1, x2, y) with coordinates rounded to DECIMALS places and y = −1 or +1; the link holds
-`x1_x2_y` parts joined by `~`, at most MAX_USER_POINTS of them; a downloaded CSV holds `x1,x2,y` lines (to_csv).
+A point is (x1, x2, y) with coordinates rounded to DECIMALS places and y = −1, +1 or 2 (the third class, trained on
+by lesson 3's one-vs-rest and left out by the binary lessons, lessons/data.py); the link holds `x1_x2_y` parts joined
+by `~`, at most MAX_USER_POINTS of them; a downloaded CSV holds `x1,x2,y` lines (to_csv).
 """
 
 import re
@@ -10,7 +11,7 @@ from datasets.upload import DECIMALS, HEADER, MAX_ABS_COORD
 from lessons.state import MAX_USER_POINTS
 
 # ASCII digits only (\d would also take "١"); fullmatch, since $ would let a trailing newline through
-_POINT = re.compile(r"(-?\d{1,3}(?:\.\d{1,3})?)_(-?\d{1,3}(?:\.\d{1,3})?)_(-1|1)", re.ASCII)
+_POINT = re.compile(r"(-?\d{1,3}(?:\.\d{1,3})?)_(-?\d{1,3}(?:\.\d{1,3})?)_(-1|1|2)", re.ASCII)
 
 
 def encode(points):

@@ -13,7 +13,7 @@ from kernel_core.svm import DualSVM, PrimalSVM
 from lessons import points, widgets
 from lessons.state import FORMULA_MAX_LENGTH, MAX_USER_POINTS, N_MAX
 
-CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (vermillion)"}
+CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (vermillion)", 2: "class 2 (green)"}
 
 
 def sidebar():
@@ -37,7 +37,9 @@ def _own_points():
     with st.expander(f"Your own points ({len(own)})", expanded=False, key="own_points"):
         widgets.segmented("Class of the next point", "new_class", format_func=CLASS_NAMES.get)
         st.caption("Click or tap a decision-boundary plot to drop a point of this class there (shift-click: the "
-                   "other class); drag your point to move it, double-click it to remove it. Or type coordinates.")
+                   "other of ±1); drag your point to move it, double-click it to remove it. Or type coordinates. "
+                   "Class 2 is a third class: lesson 3's kernel mode trains on it (one-vs-rest), the other lessons "
+                   "are binary and leave it out.")
         c1, c2 = st.columns(2)
         c1.number_input("new point x₁", -MAX_ABS_COORD, MAX_ABS_COORD, 0.0, 0.1, key="new_x1")
         c2.number_input("new point x₂", -MAX_ABS_COORD, MAX_ABS_COORD, 0.0, 0.1, key="new_x2")

@@ -69,11 +69,11 @@ def descent_fields(prefix, page, *, T_max, T_default):
 
 def _fields():
     yield choice("dataset", SIDEBAR, ("circles", "circle_rule", "moons", "xor", "blobs", "spirals", "linear",
-                                      "lfd_toy"), "circles")
+                                      "lfd_toy", "blobs3"), "circles")
     yield number("n", SIDEBAR, 10, N_MAX, 100, "int")
     yield number("noise", SIDEBAR, 0.0, 0.5, 0.1)
     yield number("seed", SIDEBAR, 0, 9999, 0, "int")
-    yield choice("new_class", SIDEBAR, (1, -1), 1)
+    yield choice("new_class", SIDEBAR, (1, -1, 2), 1)
     yield flag("only_mine", SIDEBAR)
     # lesson 1
     page = "feature-maps"
@@ -105,6 +105,7 @@ def _fields():
     yield choice("pd_phi", page, ("poly2_full", "poly2_homogeneous", "paraboloid", "circle"), "poly2_full")
     yield from kernel_fields("pd", page, kernels=KERNEL_NAMES[1:])
     yield flag("pd_sklearn", page)
+    yield flag("pd_cv", page)
     # lesson 4
     page = "pegasos"
     yield from kernel_fields("pg", page)

@@ -54,10 +54,12 @@ def rgb(hex_colour):
     return tuple(int(hex_colour[k:k + 2], 16) for k in (1, 3, 5))
 
 
-def test_the_palette_is_okabe_ito_and_the_classes_take_two_of_its_colours():
+def test_the_palette_is_okabe_ito_and_each_class_takes_one_of_its_colours():
     assert {rgb(c) for c in palette.OKABE_ITO.values()} == OKABE_ITO_RGB
     assert {rgb(c) for c in palette.CLASS_COLORS.values()} <= OKABE_ITO_RGB
-    assert len(set(palette.CLASS_COLORS.values())) == 2
+    # classes −1 and +1, and the third class of lesson 3's one-vs-rest: each its own colour and shape
+    assert sorted(palette.CLASS_COLORS) == [-1, 1, 2] and len(set(palette.CLASS_COLORS.values())) == 3
+    assert len(set(palette.CLASS_SYMBOLS.values())) == 3 and len(set(palette.OWN_SYMBOLS.values())) == 3
 
 
 # Machado, Oliveira & Fernandes (2009): full-severity protanopia, deuteranopia and tritanopia on linear RGB
@@ -95,8 +97,8 @@ def test_no_figure_or_page_module_names_a_colour_of_its_own():
 
 
 def test_classes_differ_in_marker_shape_and_own_points_in_shape_from_generated_ones():
-    assert len(set(palette.CLASS_SYMBOLS.values())) == 2
-    assert len(set(palette.OWN_SYMBOLS.values())) == 2
+    assert len(set(palette.CLASS_SYMBOLS.values())) == len(palette.CLASS_SYMBOLS)
+    assert len(set(palette.OWN_SYMBOLS.values())) == len(palette.OWN_SYMBOLS)
     assert not set(palette.OWN_SYMBOLS.values()) & set(palette.CLASS_SYMBOLS.values())
     assert len(set(palette.CLASS_PATTERNS.values())) == 2
 

@@ -359,3 +359,57 @@ def test_plotly_js_comes_from_the_app_once_and_has_no_share_button(browser, app_
     page.locator(".st-key-pd_boundary .js-plotly-plot").hover()
     assert page.locator('.modebar-btn[data-title^="Share"]').count() == 0
     context.close()
+
+
+def test_a_click_on_a_validation_heatmap_cell_moves_c_and_gamma_and_the_link(browser, app_url):
+    """Lesson 3, kernel mode, the validation heatmap on (pd_cv in the link): a click on a cell sets the C and γ
+    sliders to that cell's values, and the link carries them."""
+    from urllib.parse import parse_qs, urlparse
+
+    from lessons.state import C_VALUES, GAMMA_VALUES
+
+    page = open_lesson(browser, f"{app_url}/primal-dual?pd_space=kernel&pd_cv=true")
+    page.locator(".st-key-pd_cv_heatmap .js-plotly-plot").wait_for(state="visible", timeout=120_000)
+    wait_idle(page)
+    column, row = 17, 3                      # C = C_VALUES[17], γ = GAMMA_VALUES[3]
+    x, y = to_screen(page, "pd_cv_heatmap", column, row)
+    page.mouse.click(x, y)
+    expected = {"pd_C": f"{C_VALUES[column]:g}", "pd_gamma": f"{GAMMA_VALUES[row]:g}"}
+    deadline = page.evaluate("() => performance.now()") + 30_000
+    query = {}
+    while page.evaluate("() => performance.now()") < deadline:
+        query = {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
+        if all(query.get(k) == v for k, v in expected.items()):
+            break
+        page.wait_for_timeout(100)
+    assert {k: query.get(k) for k in expected} == expected, page.url
+    wait_idle(page)
+    # both sliders show the cell's values, and the heatmap rings the new cell
+    for label, value in (("C (box", C_VALUES[column]), ("γ (kernel", GAMMA_VALUES[row])):
+        slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"]', has_text=label).first
+        assert f"{value:.3g}" in slider.inner_text()
+    page.wait_for_function(f"""() => {{
+        const gd = ({PLOT_JS})("pd_cv_heatmap"), t = gd.data.find(d => d.name === "current (C, γ)");
+        return t && Array.from(t.x)[0] === {column} && Array.from(t.y)[0] === {row};
+    }}""", timeout=15_000)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "cv-heatmap.png"), full_page=True)
+    page.close()
+
+
+def test_a_click_with_the_third_class_chosen_adds_a_class_2_point_to_the_one_vs_rest_plot(browser, app_url):
+    """Lesson 3, kernel mode, three blobs: the sidebar's class toggle on class 2 (what a touch screen uses), a click
+    on the one-vs-rest plot adds a class-2 point there (in the link), and the plot draws it."""
+    page = open_lesson(browser, f"{app_url}/primal-dual?pd_space=kernel&dataset=blobs3&new_class=2")
+    page.locator(".st-key-pd_ovr .js-plotly-plot").wait_for(state="visible", timeout=60_000)
+    where, points = click_adds(page, "pd_ovr", 31, -17)
+    assert len(points) == 1 and points[0][2] == 2, points
+    assert points[0][:2] == pytest.approx(where, abs=0.01)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "one-vs-rest.png"))
+    # the plot draws it: one point in the student's trace (calcdata: Plotly's decoded points)
+    page.wait_for_function(f"""() => {{
+        const gd = ({PLOT_JS})("pd_ovr"), t = gd._fullData.findIndex(d => d.name === "your points");
+        return t >= 0 && gd.calcdata[t].length === 1;
+    }}""", timeout=15_000)
+    page.close()

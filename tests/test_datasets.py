@@ -13,7 +13,7 @@ RANDOM = [name for name in DATASETS if name != "lfd_toy"]
 
 def test_registry_and_metadata_cover_the_same_datasets():
     assert set(DATASETS) == set(DATASET_INFO)
-    assert {info.task for info in DATASET_INFO.values()} == {"classification", "regression"}
+    assert {info.task for info in DATASET_INFO.values()} == {"classification", "multiclass", "regression"}
     for name, info in DATASET_INFO.items():
         assert MIN_SAMPLES <= info.default_n <= MAX_SAMPLES
         assert 0.0 <= info.default_noise <= MAX_NOISE
@@ -32,6 +32,15 @@ def test_classification_sets_are_float_2d_with_both_labels(name, n, seed):
     assert set(np.unique(y)) == {-1.0, 1.0}
     if DATASET_INFO[name].uses_n:
         assert np.count_nonzero(y == -1.0) in (n // 2, n - n // 2)
+
+
+@pytest.mark.parametrize("n", [3, 7, 200])
+def test_three_blobs_have_three_classes_of_near_equal_size(n):
+    X, y = datasets.blobs3(n, noise=0.3, random_state=1)
+    assert X.shape == (n, 2) and y.shape == (n,) and np.all(np.isfinite(X))
+    counts = [np.count_nonzero(y == c) for c in datasets.THREE_CLASSES]
+    assert sum(counts) == n and max(counts) - min(counts) <= 1
+    assert DATASET_INFO["blobs3"].task == "multiclass"
 
 
 @pytest.mark.parametrize("name", RANDOM)

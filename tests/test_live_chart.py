@@ -71,3 +71,24 @@ def test_move_and_remove_name_one_of_the_students_points():
 ])
 def test_anything_else_from_the_browser_is_dropped(raw):
     assert parse_event(raw, n_own=3, new_class=1) is None
+
+
+def test_a_click_adds_the_sidebar_class_and_a_shift_click_the_other_of_plus_minus_one():
+    from lessons.live_chart import OTHER_CLASS, parse_event
+
+    for new_class in (1, -1, 2):
+        click = parse_event({"op": "add", "x": 0.5, "y": 1.0}, n_own=0, new_class=new_class)
+        shift = parse_event({"op": "add", "x": 0.5, "y": 1.0, "shift": True}, n_own=0, new_class=new_class)
+        assert click.label == new_class and shift.label == OTHER_CLASS[new_class]
+    assert OTHER_CLASS == {1: -1, -1: 1, 2: 1}
+
+
+def test_a_cell_click_rounds_to_the_cell_and_junk_is_dropped():
+    from lessons.live_chart import parse_cell
+
+    assert parse_cell({"op": "cell", "x": 3.4, "y": 0.6}, shape=(17, 21)) == (1, 3)
+    assert parse_cell({"op": "cell", "x": 20.49, "y": 16.4}, shape=(17, 21)) == (16, 20)
+    for junk in ({"op": "cell", "x": -0.6, "y": 1}, {"op": "cell", "x": 21, "y": 1}, {"op": "cell", "x": float("nan"),
+                 "y": 1}, {"op": "cell", "x": True, "y": 1}, {"op": "cell", "x": "1", "y": 1}, {"op": "add", "x": 1,
+                 "y": 1}, None, [1, 2]):
+        assert parse_cell(junk, shape=(17, 21)) is None

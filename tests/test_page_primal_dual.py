@@ -275,3 +275,131 @@ def test_the_replay_travels_only_once_the_student_asks_for_it():
     # the same figure otherwise
     assert spec["data"] == chart(at, "pd_boundary")["data"] and spec["layout"] == chart(at, "pd_boundary")["layout"]
     assert without < len(next(e for e in chart_elements(asked) if e.proto.id.endswith("-pd_boundary")).proto.bytes)
+
+
+# ---------------------------------------------------------------- the validation heatmap (kernel mode, pd_cv)
+
+def cv_page():
+    return open_page(PAGE, widgets={"pd_space": "kernel", "pd_cv": True})
+
+
+def test_validation_heatmap_is_the_cores_grid_and_a_cell_click_sets_both_sliders_and_the_link(monkeypatch):
+    from kernel_core.crossval import cv_grid
+    from lessons import cv_view
+    from lessons.state import C_VALUES, GAMMA_VALUES
+
+    at = cv_page()
+    assert not at.error, [e.value for e in at.error]
+    X, y = page_data(at)
+    heat = chart(at, "pd_cv_heatmap")
+    grid = cv_grid(X, y, "rbf", Cs=C_VALUES, gammas=GAMMA_VALUES, k=5, seed=at.session_state["seed"])
+    np.testing.assert_allclose(decode(heat["data"][0]["z"]), grid.validation.astype(np.float32))
+    marked = heat["data"][1]
+    assert (marked["x"], marked["y"]) == ([C_VALUES.index(1.0)], [GAMMA_VALUES.index(1.0)])
+    # the click's path on the server: the chart element's trigger value, parsed to a cell (live_chart.parse_cell),
+    # handed to the page's callback (cv_view.set_cell), which writes the session state the sliders read
+    from lessons import live_chart
+
+    assert live_chart.parse_cell({"op": "cell", "x": 99, "y": 2}, shape=grid.validation.shape) is None
+    assert live_chart.parse_cell({"op": "add", "x": 1, "y": 2}, shape=grid.validation.shape) is None
+    state = {"pd_cv_heatmap": {"event": {"op": "cell", "x": 15.3, "y": 2.8}}}
+    monkeypatch.setattr(live_chart.st, "session_state", state)
+    live_chart._on_cell("pd_cv_heatmap", grid.validation.shape, lambda r, c: cv_view.set_cell(r, c, state))
+    monkeypatch.undo()
+    row, column = 3, 15
+    assert (state["pd_gamma"], state["pd_C"], state["pd_hard"]) == (GAMMA_VALUES[row], C_VALUES[column], False)
+    at.session_state["pd_hard"] = True   # the click also leaves the hard margin
+    at.run()
+    for key in ("pd_gamma", "pd_C", "pd_hard"):
+        at.session_state[key] = state[key]
+    at.run()
+    assert not at.exception and not at.error
+    assert at.get_by_key("pd_C").value == C_VALUES[column] and at.get_by_key("pd_gamma").value == GAMMA_VALUES[row]
+    link = {k: at.query_params[k] for k in ("pd_C", "pd_gamma", "pd_cv")}
+    assert link == {"pd_C": f"{C_VALUES[column]:g}", "pd_gamma": f"{GAMMA_VALUES[row]:g}", "pd_cv": "true"}
+    marked = chart(at, "pd_cv_heatmap")["data"][1]
+    assert (marked["x"], marked["y"]) == ([column], [row])
+
+
+def test_moving_c_or_gamma_reuses_the_validation_grid():
+    from lessons import compute_primal_dual as cpd
+
+    at = cv_page()
+    before = len(cpd._cv_grid.memory)
+    keys = list(cpd._cv_grid.memory)
+    at.get_by_key("pd_C").set_value(10.0).run()
+    at.get_by_key("pd_gamma").set_value(3.16).run()
+    assert not at.exception
+    assert list(cpd._cv_grid.memory) == keys and len(cpd._cv_grid.memory) == before
+
+
+def test_the_heatmap_is_not_computed_while_its_toggle_is_off():
+    from lessons import compute_primal_dual as cpd
+
+    cpd._cv_grid.memory.clear()
+    at = open_page(PAGE, widgets={"pd_space": "kernel"})
+    assert not cpd._cv_grid.memory
+    assert "pd_cv_heatmap" not in " ".join(e.proto.id for e in at.get("bidi_component"))
+
+
+# ---------------------------------------------------------------- one-vs-rest (kernel mode, three classes)
+
+def test_three_classes_in_kernel_mode_are_one_vs_rest_as_sklearn_predicts():
+    from sklearn.multiclass import OneVsRestClassifier
+
+    from kernel_core.grid import make_grid as grid_of
+    from kernel_core.kernels import KernelSpec
+    from lessons.compute_primal_dual import one_vs_rest
+
+    own = "0.40_-0.30_2~-1.20_1.10_1~1.00_1.50_-1"
+    at = AppTest_with_points(own, sidebar={"dataset": "blobs3", "noise": 0.8}, widgets={"pd_space": "kernel"})
+    assert not at.error, [e.value for e in at.error]
+    X, y = page_data(at)
+    own_X = np.array([[0.4, -0.3], [-1.2, 1.1], [1.0, 1.5]])
+    X, y = np.vstack([X, own_X]), np.concatenate([y, [2.0, 1.0, -1.0]])
+    C, gamma = at.get_by_key("pd_C").value, at.get_by_key("pd_gamma").value
+    svc = OneVsRestClassifier(SVC(kernel="rbf", C=C, gamma=gamma, tol=1e-9)).fit(X, y)
+    grid = grid_of(X, n=80)
+    r = one_vs_rest(X, y, None, KernelSpec("rbf", gamma), C, True)
+    predicted = r.classes[np.argmax(r.Z.reshape(len(r.classes), -1), axis=0)]
+    np.testing.assert_array_equal(predicted, svc.predict(grid.points))
+    shown = metrics(at)
+    assert shown["classes"] == "3"
+    assert shown["train / test accuracy"].startswith(f"{np.mean(svc.predict(X) == y):.0%} / ")
+    fig = chart(at, "pd_ovr")
+    names = [t.get("name") for t in fig["data"]]
+    assert sum(n.startswith("f = 0 of") for n in names) == 3 and "your points" in names
+    # the combined field drawn is the argmax of the three SVMs' decision values
+    field = decode(fig["data"][0]["z"])
+    np.testing.assert_array_equal(field.ravel(), np.searchsorted(r.classes, svc.predict(grid.points)))
+
+
+def AppTest_with_points(pts, *, sidebar=None, widgets=None):
+    from streamlit.testing.v1 import AppTest
+
+    from pageutil import ROOT
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["pts"] = pts
+    at.run()
+    for key, value in (sidebar or {}).items():
+        at.sidebar.get_by_key(key).set_value(value)
+    at.switch_page(PAGE)
+    at.run()
+    for key, value in (widgets or {}).items():
+        at.get_by_key(key).set_value(value).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_binary_modes_leave_a_third_class_point_out_and_say_so():
+    with_third = AppTest_with_points("0.40_-0.30_2")
+    plain = open_page(PAGE)
+    assert any("of class 2 (green)" in i.value for i in with_third.info)
+    assert comparison(with_third) == comparison(plain)
+    assert metrics(with_third) == metrics(plain)
+
+
+def test_binary_modes_refuse_the_three_class_dataset_with_a_message():
+    at = open_page(PAGE, sidebar={"dataset": "blobs3"})
+    assert len(at.error) == 1 and "three classes" in at.error[0].value and "one-vs-rest" in at.error[0].value

@@ -44,3 +44,11 @@ def test_at_most_max_user_points():
         assert str(MAX_USER_POINTS) in str(exc)
     else:
         raise AssertionError("a point beyond the limit was added")
+
+
+def test_the_third_class_travels_in_the_link_and_nothing_else_does():
+    from lessons import points
+
+    pts = ((0.5, -1.25, 2), (1.0, 1.0, -1), (-2.0, 0.0, 1))
+    assert points.decode(points.encode(pts)) == pts
+    assert points.decode("1_1_3~1_1_0~1_1_-2~2_2_2") == ((2.0, 2.0, 2),)

@@ -55,6 +55,10 @@ def controls(*keys, n_max=None):
     """A fixed dictionary of draws: the sidebar's four controls and `keys`; n_max caps n (and T of Pegasos)
     where a page fits an SVM per draw, so the sweep stays within minutes on a busy machine."""
     draws = {key: field(key) for key in (*SIDEBAR, *keys)}
+    # the binary lessons' numbers: a three-class dataset is refused there (tests/test_page_primal_dual.py checks
+    # that, and lesson 3's one-vs-rest against scikit-learn)
+    draws["dataset"] = hs.sampled_from([d for d in FIELDS["dataset"].choices
+                                        if datasets.DATASET_INFO[d].task != "multiclass"])
     if n_max is not None:
         draws["n"] = hs.integers(1, n_max // STEPS["n"]).map(lambda k: k * STEPS["n"])
         if "pg_T" in draws:

@@ -10,6 +10,8 @@
 //   click on the plot area           {op: "add", x, y, shift}   (data coordinates, from the axes' p2c)
 //   drag one of the student's points {op: "move", i, x, y}      (i: its index in the student's list)
 //   double-click it (or click it with "Delete points" on)  {op: "remove", i}
+// Cell plots (mode "cells": a heatmap whose cells are choices) send a click on the plot area as
+//   {op: "cell", x, y}  (data coordinates; the server rounds them to a cell)
 // A figure with frames gets Play / Step / Reset buttons that replay the frames here (Plotly.react of the
 // figure with each frame merged in), without a server round trip per frame. A figure whose frames the server
 // makes on demand (options.replay) gets the buttons too: the first Play or Step sends {op: "frames"}, and the
@@ -221,7 +223,7 @@ class Chart {
     layout.width = this.width;
     layout.autosize = false;
     if (this.options.height) layout.height = this.options.height;
-    if (this.options.mode === "boundary") layout.clickmode = "none";
+    if (this.options.mode === "boundary" || this.options.mode === "cells") layout.clickmode = "none";
     return layout;
   }
 
@@ -364,11 +366,12 @@ class Chart {
 
   pointerDown(event) {
     this.pressed = null;
-    if (this.options.mode !== "boundary" || event.button !== 0 || this.drawing) return;
+    const mode = this.options.mode;
+    if ((mode !== "boundary" && mode !== "cells") || event.button !== 0 || this.drawing) return;
     if (!event.target.classList || !event.target.classList.contains("nsewdrag")) return;
     const p = this.dataPoint(event);
     if (!p) return;
-    const own = this.ownPointAt(p);
+    const own = mode === "boundary" ? this.ownPointAt(p) : null;
     const pressed = this.pressed = {start: p, x: event.clientX, y: event.clientY, shift: event.shiftKey, own,
                                     moved: false};
     if (own) event.preventDefault();
@@ -405,6 +408,10 @@ class Chart {
   }
 
   release(pressed, event) {
+    if (this.options.mode === "cells") {
+      if (!pressed.moved) this.emit({op: "cell", x: pressed.start.x, y: pressed.start.y});
+      return;
+    }
     if (pressed.own) {
       const i = pressed.own[2];
       if (pressed.moved && !this.deleting) {

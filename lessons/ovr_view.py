@@ -1,0 +1,32 @@
+"""Lesson 3 (kernel mode) on more than two classes, or on labels other than ±1: one-vs-rest, one binary SVM per
+class with its own ±1 labels (class c against the rest), combined by the largest decision value."""
+
+import numpy as np
+import streamlit as st
+
+from figures.boundary import CLASS_LABELS
+from lessons import data, page
+from lessons.compute_primal_dual import one_vs_rest, ovr_figure
+
+
+def ovr_section(X, y, setup):
+    st.info(f"These points have {np.unique(y).size} classes, so one SVM cannot separate them: **one-vs-rest** fits one "
+            "binary SVM per class c (yᵢ = +1 for class c, −1 for every other class: the same dual as above) and "
+            "predicts the class whose SVM gives the largest decision value, argmax_c f_c(x). The primal/dual "
+            "comparison, the α's and the validation heatmap are for two classes (y = ±1).", icon=":material/info:")
+    try:
+        r = one_vs_rest(X, y, data.test_data(multiclass=True), setup.kernel, setup.C, setup.offset)
+    except ValueError as exc:
+        page.show_error(exc)
+    page.warnings(r.warnings)
+    if not all(r.converged):
+        st.error("An SVM of the one-vs-rest stopped short of its tolerance; its boundary is not the optimum. "
+                 "A smaller C or γ makes the problem easier.", icon=":material/error:")
+    names = [CLASS_LABELS.get(int(c), f"y = {c:g}") for c in r.classes]
+    page.metrics({"classes": str(len(r.classes)),
+                  "train / test accuracy": f"{r.accuracy:.0%} / " + (f"{r.test_accuracy:.0%}"
+                                                                     if r.test_accuracy is not None else "—"),
+                  **{f"SVs of {n} vs rest": str(k) for n, k in zip(names, r.n_sv)}})
+    st.markdown("**One-vs-rest**: each SVM's boundary f_c = 0 (dashed, in its class's colour); the field is the "
+                "combined decision argmax_c f_c(x)")
+    page.boundary_chart(ovr_figure(r.xs, r.ys, r.Z, X, y, r.classes, own=data.own_points()), key="pd_ovr")

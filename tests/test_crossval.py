@@ -1,0 +1,108 @@
+"""kernel_core.crossval: the validation grid against scikit-learn's cross_val_score with SVC on the same folds,
+warm starts against cold fits, and one-vs-rest against OneVsRestClassifier(SVC)."""
+
+import numpy as np
+import pytest
+from sklearn.model_selection import cross_val_score
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.svm import SVC
+
+import datasets
+from kernel_core.crossval import OneVsRest, cv_grid, fit_dual, fold_indices
+from kernel_core.kernels import rbf_kernel
+from kernel_core.svm import DualSVM
+from lessons.state import C_VALUES, GAMMA_VALUES
+
+# every cell of the default grid is compared where a few are cheap; these are spread over the grid
+CELLS = [(0.1, 0.1), (1.0, 1.0), (10.0, 3.16), (100.0, 0.316), (1000.0, 31.6), (0.01, 100.0)]
+
+
+@pytest.fixture(scope="module")
+def moons():
+    return datasets.DATASETS["moons"](90, noise=0.25, random_state=3)
+
+
+def test_folds_are_stratified_cover_every_point_once_and_follow_the_seed(moons):
+    _, y = moons
+    folds = fold_indices(y, 5, seed=7)
+    validated = np.concatenate([va for _, va in folds])
+    np.testing.assert_array_equal(np.sort(validated), np.arange(y.size))
+    for tr, va in folds:
+        assert np.intersect1d(tr, va).size == 0 and tr.size + va.size == y.size
+        assert abs(np.mean(y[va] > 0) - np.mean(y > 0)) < 0.1
+    assert max(va.size for _, va in folds) - min(va.size for _, va in folds) <= 1
+    again = fold_indices(y, 5, seed=7)
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(folds, again))
+    other = fold_indices(y, 5, seed=8)
+    assert not all(np.array_equal(a[1], b[1]) for a, b in zip(folds, other))
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "poly"])
+def test_grid_accuracies_equal_sklearn_cross_val_score_on_the_same_folds(moons, kernel):
+    X, y = moons
+    Cs = sorted({c for c, _ in CELLS})
+    gammas = sorted({g for _, g in CELLS})
+    grid = cv_grid(X, y, kernel, Cs=Cs, gammas=gammas, k=5, seed=11, degree=3, coef0=1.0)
+    folds = list(fold_indices(y, 5, seed=11))
+    for C, gamma in CELLS:
+        if kernel == "poly" and gamma > 3.2:
+            continue   # (31.6 x·z + 1)³ on moons: libsvm and SMO both need minutes to 1e-9 there
+        svc = SVC(kernel=kernel, C=C, gamma=gamma, degree=3, coef0=1.0, tol=1e-9, max_iter=10_000_000)
+        expected = cross_val_score(svc, X, y, cv=folds, scoring="accuracy")
+        i, j = Cs.index(C), gammas.index(gamma)
+        np.testing.assert_allclose(grid.fold_validation[:, j, i], expected, atol=1e-12, err_msg=f"C={C}, γ={gamma}")
+        assert grid.validation[j, i] == pytest.approx(expected.mean(), abs=1e-12)
+
+
+def test_every_cell_of_the_lessons_grid_is_the_cold_fit_of_dualsvm(moons):
+    """Warm starts change the path, never the answer: every cell of the slider grids equals a cold fit."""
+    X, y = moons
+    warm = cv_grid(X, y, "rbf", Cs=C_VALUES, gammas=GAMMA_VALUES, k=3, seed=0)
+    cold = cv_grid(X, y, "rbf", Cs=C_VALUES, gammas=GAMMA_VALUES, k=3, seed=0, warm_start=False)
+    assert not np.isnan(warm.validation).any()
+    np.testing.assert_array_equal(warm.fold_validation, cold.fold_validation)
+    # a degenerate dual has many optima: a point may end at α = 0 on one path and at α = 1e-9 on the other
+    np.testing.assert_allclose(warm.n_sv, cold.n_sv, atol=1.0)
+    assert warm.steps < cold.steps
+    # and a cell against DualSVM on the fold's points themselves (kernel evaluated by the model)
+    tr, va = fold_indices(y, 3, seed=0)[1]
+    model = DualSVM("rbf", C=C_VALUES[12], gamma=GAMMA_VALUES[8], tol=1e-6).fit(X[tr], y[tr])
+    f = model.decision_function(X[va])
+    assert warm.fold_validation[1, 8, 12] == np.mean(np.where(f > 0, 1.0, -1.0) == y[va])
+
+
+def test_fit_dual_on_a_gram_matrix_is_dualsvm(moons):
+    X, y = moons
+    K = rbf_kernel(X, gamma=2.0)
+    alpha, b, ok, _ = fit_dual(K, y, 3.0, tol=1e-9)
+    model = DualSVM("rbf", gamma=2.0, C=3.0, tol=1e-9).fit(X, y)
+    assert ok
+    np.testing.assert_allclose(alpha, model.alpha_, atol=1e-7)
+    assert b == pytest.approx(model.intercept_, abs=1e-7)
+
+
+def test_grid_rejects_bad_input_with_a_message(moons):
+    X, y = moons
+    with pytest.raises(ValueError, match="at least 5 points"):
+        fold_indices(y[:3], 5)
+    with pytest.raises(ValueError, match="C must be"):
+        cv_grid(X, y, Cs=[-1.0], gammas=[1.0])
+    with pytest.raises(ValueError, match="cells"):
+        cv_grid(X, y, Cs=[], gammas=[1.0])
+
+
+def three_blobs():
+    return datasets.DATASETS["blobs3"](120, noise=0.6, random_state=5)
+
+
+@pytest.mark.parametrize("kernel, C, gamma", [("rbf", 1.0, 1.0), ("rbf", 100.0, 3.16), ("poly", 0.3, 0.5)])
+def test_one_vs_rest_predicts_as_sklearn_one_vs_rest_svc(kernel, C, gamma):
+    X, y = three_blobs()
+    assert set(np.unique(y)) == {-1.0, 1.0, 2.0}
+    ours = OneVsRest(kernel, C=C, gamma=gamma, tol=1e-9).fit(X, y)
+    theirs = OneVsRestClassifier(SVC(kernel=kernel, C=C, gamma=gamma, coef0=1.0, tol=1e-9)).fit(X, y)
+    rng = np.random.default_rng(0)
+    P = np.vstack([X, rng.uniform(-4, 4, size=(400, 2))])
+    np.testing.assert_allclose(ours.decision_function(P), theirs.decision_function(P), atol=1e-6)
+    np.testing.assert_array_equal(ours.predict(P), theirs.predict(P))
+    np.testing.assert_array_equal(ours.classes_, theirs.classes_)
