@@ -14,7 +14,7 @@ Streamlit Community Cloud — under names that carry plotly.js's version or the 
 cached copy is never stale. What each message carries besides the figure is a ~0.4 KB loader (a component's
 inline script travels with every message; only an installed package's asset directory avoids that).
 
-Message: bytes — one line of JSON options ({"mode": "plain" | "boundary", "height": ...}), a newline, then
+Message: bytes — one line of JSON options ({"mode": "plain" | "boundary", "height": ..., "present": true}), a newline, then
 the figure's JSON from plotly.io.to_json, where numpy arrays are base64 typed arrays ({dtype, bdata, shape})
 that plotly.js decodes: no array travels as a list of numbers.
 
@@ -103,9 +103,15 @@ def message(figure_json, **options):
     return (json.dumps(options, separators=(",", ":")) + "\n" + figure_json).encode()
 
 
-def chart(fig, *, key, height=None):
+def _look(present):
+    """Options of the figure's look: presenter mode (large, high-contrast text; a taller figure) is applied by the
+    element to the same figure JSON, so switching it, or moving a control while it is on, rebuilds no figure."""
+    return {"present": True} if present else {}
+
+
+def chart(fig, *, key, height=None, present=False):
     """Draw `fig` (a go.Figure, e.g. from figures.figure) and redraw it in place on later reruns."""
-    _component(key=key, data=message(_figure_json(fig), mode="plain", height=height))
+    _component(key=key, data=message(_figure_json(fig), mode="plain", height=height, **_look(present)))
 
 
 class ChartEvent(NamedTuple):
@@ -153,11 +159,11 @@ def _on_event(key, n_own, new_class, handle):
         handle(event)
 
 
-def boundary_chart(fig, *, key, own, new_class, on_event):
+def boundary_chart(fig, *, key, own, new_class, on_event, present=False):
     """Draw a decision plot (a go.Figure that draws the student's points as its OWN_POINTS trace) in place;
     clicks, drags and double-clicks on it become ChartEvents. `own`: the student's points (their count bounds
     the indices); `new_class`: the class a click adds (+1 or −1; shift-click adds the other). `on_event(event)` runs as a widget callback, before the
     script reruns, so everything drawn in that rerun already shows the change. Returns the event or None."""
-    result = _component(key=key, data=message(_figure_json(fig), mode="boundary", own=OWN_POINTS),
+    result = _component(key=key, data=message(_figure_json(fig), mode="boundary", own=OWN_POINTS, **_look(present)),
                         on_event_change=functools.partial(_on_event, key, len(own), new_class, on_event))
     return parse_event(result.event, n_own=len(own), new_class=new_class)

@@ -6,22 +6,31 @@ lesson's compute module; the figures (`chart`, `boundary_chart`); and an expande
 A section whose controls should rerun only itself is a `fragment`.
 """
 
+import contextlib
 import functools
 
+import numpy as np
 import pyarrow as pa
 import streamlit as st
 
-from lessons import live_chart, sidebar
+from lessons import live_chart, present, sidebar
 
 _RERUN_APP = "_rerun_app"
 
 
+def presenting():
+    """Presenter mode (the sidebar's toggle, ?present=true): figures large and first, the prose folded away."""
+    return bool(st.session_state.get("present"))
+
+
 def header(title, text, *formulas):
-    """The page's title, its few sentences and its key formulas."""
+    """The page's title, its few sentences and its key formulas; in presenter mode the sentences and formulas
+    are folded into an expander, so the figures fit on a projector's first screen."""
     st.title(title)
-    st.markdown(text)
-    for formula in formulas:
-        st.latex(formula)
+    with st.expander("The idea and the key formulas") if presenting() else contextlib.nullcontext():
+        st.markdown(text)
+        for formula in formulas:
+            st.latex(formula)
 
 
 def fragment(body):
@@ -68,15 +77,39 @@ def metrics(values, help=None):
             st.metric(label, value, help=(help or {}).get(label), width="content")
 
 
+def compact():
+    """Whether tables and code must fit the width instead of scrolling sideways: on a phone, and on a projector."""
+    return presenting() or present.narrow()
+
+
 def table(columns, **kwargs):
     """st.dataframe of a dict of columns, sent as a pyarrow Table without an index column: Streamlit then
-    skips pandas (measured 1–3 ms per table on every rerun). Name a column for the row number if it matters."""
+    skips pandas (measured 1–3 ms per table on every rerun). Name a column for the row number if it matters.
+    When `compact()`, a table whose cells wrap within the width instead (`fitted_table`)."""
+    if compact():
+        return fitted_table(columns, kwargs.get("column_config") or {}, kwargs.get("height"))
     return st.dataframe(pa.table(columns), hide_index=True, **kwargs)
+
+
+def _cell(value, fmt):
+    """One cell's text: a number in the column's printf-style format, else as Python writes it."""
+    if isinstance(value, (float, np.floating)):
+        return fmt % value if fmt else f"{value:.6g}"
+    return str(value)
+
+
+def fitted_table(columns, column_config, height=None):
+    """A static table (st.table) whose cells wrap (CSS in lessons/present.py), so it never scrolls sideways: the
+    data grid of st.dataframe scrolls its columns sideways when they do not fit. Numbers are written with the
+    columns' NumberColumn formats; `height`: the table scrolls down within it."""
+    text = {name: [_cell(v, (column_config.get(name) or {}).get("type_config", {}).get("format"))
+                   for v in np.asarray(values).tolist()] for name, values in columns.items()}
+    st.table(pa.table(text), hide_index=True, height=height or "content")
 
 
 def chart(fig, key):
     """Draw a figure, updated in place on later reruns (lessons/live_chart.py)."""
-    live_chart.chart(fig, key=key)
+    live_chart.chart(fig, key=key, present=presenting())
 
 
 def _apply_event(event):
@@ -96,7 +129,8 @@ def boundary_chart(fig, key):
     (shift-click: the other class), dragging one of the student's points moves it, a double-click removes it.
     The figure draws the student's points itself (decision_figure(..., own=data.own_points()), memoized with it)."""
     live_chart.boundary_chart(fig, key=key, own=sidebar.user_points(),
-                              new_class=int(st.session_state.get("new_class") or 1), on_event=_apply_event)
+                              new_class=int(st.session_state.get("new_class") or 1), on_event=_apply_event,
+                              present=presenting())
 
 
 def code(title, source, text=None, columns=None, **table_kwargs):
@@ -106,4 +140,4 @@ def code(title, source, text=None, columns=None, **table_kwargs):
             st.markdown(text)
         if columns is not None:
             table(columns, **table_kwargs)
-        st.code(source, language="python")
+        st.code(source, language="python", wrap_lines=compact())

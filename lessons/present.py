@@ -1,0 +1,83 @@
+"""How the lab fits its screen: presenter mode on a projector, the Share button, and narrow screens (a phone).
+
+Presenter mode (?present=true) is CSS here, a folded header (lessons/page.py) and a look the chart element applies
+to the same figure JSON (lessons/live_chart.py): no figure is built again for it. Narrow screens are told apart in
+the browser, by a small element that reports whether the window is at most NARROW_PX wide; the server then draws
+the data controls in the main area (lessons/sidebar.py), since a phone hides the sidebar.
+"""
+
+import streamlit as st
+
+from lessons import share, widgets
+from lessons.state import FIELDS
+from lessons.widgets import HIDDEN
+
+NARROW_PX = 640
+
+# Always, at every width: a display equation wider than its column scrolls sideways instead of being cut off; a
+# control's label, a button's text and a segmented control's options wrap instead of ending in "…" or scrolling.
+BASE_CSS = """
+.stMain .katex-display { overflow-x: auto; overflow-y: hidden; padding: 0.1rem 0; }
+.stMain .stMarkdownEllipsis { white-space: normal; text-overflow: clip; overflow: visible; }
+.stMain [data-testid="stButtonGroup"] > div { flex-wrap: wrap; overflow-x: visible; }
+.stMain [data-testid="stButtonGroup"] button { flex: 0 1 auto; }
+.stMain [data-testid="stTable"] table { table-layout: fixed; width: 100%; }
+.stMain [data-testid="stTable"] th, .stMain [data-testid="stTable"] td { white-space: normal; overflow-wrap: anywhere; }
+"""
+
+# Presenter mode. In each block, a block holding a chart comes first (the charts of a row of columns stacked, each
+# at full width), except the page's title, which stays on top; then the rest: controls, numbers, the folded prose.
+# Larger app text.
+PRESENT_CSS = """
+.stMain [data-testid="stVerticalBlock"] > :has(.kl-chart):not([data-testid="stElementContainer"]) { order: -1; }
+.stMain [data-testid="stVerticalBlock"] > :has(> [data-testid="stHeading"] h1) { order: -2; }
+.stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) { flex-direction: column; }
+.stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) > [data-testid="stColumn"] { width: 100%; flex: 1 1 auto; }
+.stMain .stMainBlockContainer { padding-top: 4rem; }
+.stMain h1 { font-size: 2rem; padding: 0 0 0.25rem 0; }
+.stMain [data-testid="stMarkdownContainer"] p, .stMain [data-testid="stWidgetLabel"] p { font-size: 1.15rem; }
+.stMain [data-testid="stMetricValue"] { font-size: 2.4rem; }
+"""
+
+_VIEWPORT_JS = f"""
+export default function ({{data, setStateValue}}) {{
+  const query = window.matchMedia("(max-width: {NARROW_PX}px)");
+  const report = () => {{ if (query.matches !== Boolean(data && data.narrow)) setStateValue("narrow", query.matches); }};
+  report();
+  query.addEventListener("change", report);
+  return () => query.removeEventListener("change", report);
+}}
+"""
+_viewport = st.components.v2.component("kernel_lab.viewport", js=_VIEWPORT_JS)
+
+
+def narrow():
+    """Whether the browser's window is a phone's (at most NARROW_PX wide), as its last report said."""
+    return bool((st.session_state.get("viewport") or {}).get("narrow"))
+
+
+def report_viewport():
+    """The element that reports the window's width class; a change reruns the app."""
+    _viewport(key="viewport", data={"narrow": narrow()}, on_narrow_change=lambda: None)
+
+
+def style():
+    """The lab's CSS for this run: the base rules, and presenter mode's when it is on."""
+    st.html("<style>" + BASE_CSS + (PRESENT_CSS if st.session_state.get("present") else "") + "</style>")
+
+
+def _show_hidden():
+    del st.query_params["hide"]
+
+
+def controls(path):
+    """The view's controls, in the sidebar: presenter mode, Share, and what this shared view hides."""
+    widgets.toggle("Presenter mode", "present",
+                   help="For a projector: figures large and first, text at least 18 px in full contrast, the "
+                        "lesson's prose folded away. The theme (light or dark) is in the ⋮ menu, Settings.")
+    share.button(path)
+    hidden = st.session_state.get(HIDDEN, ())
+    if hidden:
+        st.caption(f"This shared view hides {len(hidden)} control{'s' if len(hidden) != 1 else ''}: "
+                   + ", ".join(key for key in FIELDS if key in hidden) + ".")
+        st.button("Show every control", on_click=_show_hidden, key="show_hidden", icon=":material/visibility:")
