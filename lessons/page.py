@@ -23,11 +23,16 @@ def presenting():
     return bool(st.session_state.get("present"))
 
 
+def compact():
+    """Presenter mode or a phone: the prose folded, tables and code fitted to the width instead of scrolling."""
+    return presenting() or present.narrow()
+
+
 def header(title, text, *formulas):
-    """The page's title, its few sentences and its key formulas; in presenter mode the sentences and formulas
-    are folded into an expander, so the figures fit on a projector's first screen."""
+    """The page's title, its few sentences and its key formulas; in presenter mode and on a phone the sentences
+    and formulas are folded into an expander, so that a figure is on the first screen."""
     st.title(title)
-    with st.expander("The idea and the key formulas") if presenting() else contextlib.nullcontext():
+    with st.expander("The idea and the key formulas") if compact() else contextlib.nullcontext():
         st.markdown(text)
         for formula in formulas:
             st.latex(formula)
@@ -76,10 +81,6 @@ def metrics(values, help=None):
         for label, value in values.items():
             st.metric(label, value, help=(help or {}).get(label), width="content")
 
-
-def compact():
-    """Whether tables and code must fit the width instead of scrolling sideways: on a phone, and on a projector."""
-    return presenting() or present.narrow()
 
 
 def table(columns, **kwargs):

@@ -14,25 +14,40 @@ from lessons.widgets import HIDDEN
 
 NARROW_PX = 640
 
-# Always, at every width: a display equation wider than its column scrolls sideways instead of being cut off; a
-# control's label, a button's text and a segmented control's options wrap instead of ending in "…" or scrolling.
-BASE_CSS = """
-.stMain .katex-display { overflow-x: auto; overflow-y: hidden; padding: 0.1rem 0; }
-.stMain .stMarkdownEllipsis { white-space: normal; text-overflow: clip; overflow: visible; }
-.stMain [data-testid="stButtonGroup"] > div { flex-wrap: wrap; overflow-x: visible; }
-.stMain [data-testid="stButtonGroup"] button { flex: 0 1 auto; }
-.stMain [data-testid="stTable"] table { table-layout: fixed; width: 100%; }
-.stMain [data-testid="stTable"] th, .stMain [data-testid="stTable"] td { white-space: normal; overflow-wrap: anywhere; }
-"""
-
-# Presenter mode. In each block, a block holding a chart comes first (the charts of a row of columns stacked, each
-# at full width), except the page's title, which stays on top; then the rest: controls, numbers, the folded prose.
-# Larger app text.
-PRESENT_CSS = """
+# Figures first: in each block, a block holding a chart comes first (the charts of a row of columns stacked, each at
+# full width, before the row's other columns), except the page's title and a phone's data controls, which stay on
+# top; then the rest: controls, numbers, the folded prose. For presenter mode, and always on a narrow screen.
+FIGURES_FIRST = """
 .stMain [data-testid="stVerticalBlock"] > :has(.kl-chart):not([data-testid="stElementContainer"]) { order: -1; }
-.stMain [data-testid="stVerticalBlock"] > :has(> [data-testid="stHeading"] h1) { order: -2; }
+.stMain [data-testid="stVerticalBlock"] > :has(> [data-testid="stHeading"] h1) { order: -3; }
+.stMain [data-testid="stVerticalBlock"] > :is(.st-key-data_main, :has(.st-key-data_main)) { order: -2; }
 .stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) { flex-direction: column; }
 .stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) > [data-testid="stColumn"] { width: 100%; flex: 1 1 auto; }
+.stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) > [data-testid="stColumn"]:has(.kl-chart) { order: -1; }
+"""
+
+# Always: a display equation wider than its column scrolls sideways instead of being cut off; a control's label,
+# a button's text, a segmented control's options and a row of tabs wrap instead of ending in "…" or scrolling; a
+# static table (page.fitted_table) wraps its cells. On a narrow screen, figures first and a smaller title.
+BASE_CSS = f"""
+.stMain .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 0.1rem 0; }}
+.stMain .stMarkdownEllipsis {{ white-space: normal; text-overflow: clip; overflow: visible; }}
+.stMain [data-testid="stButtonGroup"] > div {{ flex-wrap: wrap; overflow-x: visible; }}
+.stMain [data-testid="stButtonGroup"] button {{ flex: 0 1 auto; }}
+.stMain [data-testid="stTable"] table {{ table-layout: fixed; width: 100%; }}
+.stMain [data-testid="stTable"] th, .stMain [data-testid="stTable"] td {{ white-space: normal; overflow-wrap: anywhere; }}
+.stMain [data-testid="stTable"] :is(th, td) [data-testid="stMarkdownContainer"] {{ display: block; max-width: 100%; }}
+.stMain [data-testid="stTable"] :is(th, td) [data-testid="stMarkdownContainer"] * {{ overflow-wrap: anywhere; }}
+.stMain [data-testid="stTabs"] [role="tablist"] {{ flex-wrap: wrap; overflow-x: visible; }}
+@media (max-width: {NARROW_PX}px) {{
+{FIGURES_FIRST}
+.stMain h1 {{ font-size: 1.9rem; }}
+.stMain [data-testid="stTable"] {{ font-size: 0.8rem; }}
+}}
+"""
+
+# Presenter mode: figures first, less space above the title, larger app text.
+PRESENT_CSS = FIGURES_FIRST + """
 .stMain .stMainBlockContainer { padding-top: 4rem; }
 .stMain h1 { font-size: 2rem; padding: 0 0 0.25rem 0; }
 .stMain [data-testid="stMarkdownContainer"] p, .stMain [data-testid="stWidgetLabel"] p { font-size: 1.15rem; }

@@ -31,6 +31,14 @@ def share_link(base, path, params, hide=()):
     return address + ("?" + urlencode(query, safe=",~", quote_via=quote) if query else "")
 
 
+def app_base(url, path):
+    """The app's own address from the browser's address `url` of the page at `path` (st.context.url keeps the
+    page's path in it on some servers and leaves it out on others)."""
+    url = url.rstrip("/")
+    suffix = "/" + path.strip("/")
+    return url[:-len(suffix)] if path.strip("/") and url.endswith(suffix) else url
+
+
 def qr_png(link, *, scale=6):
     """The link as a QR code, a PNG (dark modules on white with the standard 4-module quiet zone), error
     correction level M: readable from a projected screen across a room."""
@@ -74,12 +82,13 @@ def dialog(path):
     """The link of this view, its QR code, and the controls the shared view hides."""
     choices = hideable(path)
     hide = st.multiselect("Hide these controls in the shared view (they keep their values)", list(choices),
-                          default=[key for key in st.session_state.get(HIDDEN, ()) if key in choices],
+                          default=[key for key in choices if key in st.session_state.get(HIDDEN, ())],
                           format_func=lambda key: f"{choices[key]} · {key}", key="share_hide",
                           placeholder="none: every control is shown")
-    link = share_link(st.context.url or FALLBACK_BASE, path, st.query_params.to_dict(), hide)
+    hide = [key for key in choices if key in hide]   # in the schema's order, whatever the order of choosing
+    link = share_link(app_base(st.context.url or FALLBACK_BASE, path), path, st.query_params.to_dict(), hide)
     st.code(link, language=None, wrap_lines=True)
-    st.image(qr_png(link), caption="Scan to open this view", width=300)
+    st.image(qr_png(link), caption="Scan to open this view", width="content")
 
 
 def button(path):

@@ -45,7 +45,7 @@ const CONFIG = {
 };
 const PRESENT_FONT_PX = 18;
 const PRESENT_HEIGHT = 1.25;    // presenter mode: a figure this much taller, within the window's height
-const PRESENT_TOP_PX = 210;     // presenter mode: what is above the first figure (header bar, title, caption, buttons)
+const PRESENT_TOP_PX = 220;     // presenter mode: what is above the first figure (header bar, title, caption, buttons)
 const NARROW_PX = 560;          // a chart narrower than this has no modebar
 const CLICK_SLOP_PX = 4;        // a press that moves less than this is a click, not a pan or a drag
 const DOUBLE_CLICK_MS = 400;
@@ -117,7 +117,8 @@ function styled(layout, theme, present) {
   if (present) {
     look.font = merged(look.font, {size: PRESENT_FONT_PX, ...(theme.dark ? {} : {color: "#000000"})});
     look.hoverlabel = {font: {size: PRESENT_FONT_PX}};
-    const axis = {gridcolor: "#c4c4cc", linecolor: "#000000", zerolinecolor: "#8a8a96"};
+    // a log axis labels its decades only: the small digits between them (2, 5...) are drawn at a smaller size
+    const axis = {gridcolor: "#c4c4cc", linecolor: "#000000", zerolinecolor: "#8a8a96", minorloglabels: "none"};
     look.xaxis = axis;
     look.yaxis = axis;
     layout = raiseFonts(layout, PRESENT_FONT_PX);
