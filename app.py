@@ -15,8 +15,7 @@ page = st.navigation([
 share.read_hidden()
 with st.sidebar:
     present.controls(page.url_path)
-present.style()
 sidebar.sidebar(narrow=present.narrow())
 with st.sidebar:
-    present.report_viewport()
+    present.view_element()
 page.run()

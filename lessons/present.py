@@ -1,9 +1,10 @@
 """How the lab fits its screen: presenter mode on a projector, the Share button, and narrow screens (a phone).
 
-Presenter mode (?present=true) is CSS here, a folded header (lessons/page.py) and a look the chart element applies
-to the same figure JSON (lessons/live_chart.py): no figure is built again for it. Narrow screens are told apart in
-the browser, by a small element that reports whether the window is at most NARROW_PX wide; the server then draws
-the data controls in the main area (lessons/sidebar.py), since a phone hides the sidebar.
+The lab's stylesheet comes with a small element of its own (`view_element`, a components-v2 component without raw
+HTML): it puts the class `kl-present` on the page in presenter mode, and reports whether the window is at most
+NARROW_PX wide (a phone), whereupon the server draws the data controls in the main area (lessons/sidebar.py), since a
+phone folds the sidebar away. Presenter mode (?present=true) is that CSS, a folded header (lessons/page.py) and a
+look the chart element applies to the same figure JSON (lessons/live_chart.py): no figure is built again for it.
 """
 
 import streamlit as st
@@ -18,12 +19,12 @@ NARROW_PX = 640
 # full width, before the row's other columns), except the page's title and a phone's data controls, which stay on
 # top; then the rest: controls, numbers, the folded prose. For presenter mode, and always on a narrow screen.
 FIGURES_FIRST = """
-.stMain [data-testid="stVerticalBlock"] > :has(.kl-chart):not([data-testid="stElementContainer"]) { order: -1; }
-.stMain [data-testid="stVerticalBlock"] > :has(> [data-testid="stHeading"] h1) { order: -3; }
-.stMain [data-testid="stVerticalBlock"] > :is(.st-key-data_main, :has(.st-key-data_main)) { order: -2; }
-.stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) { flex-direction: column; }
-.stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) > [data-testid="stColumn"] { width: 100%; flex: 1 1 auto; }
-.stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) > [data-testid="stColumn"]:has(.kl-chart) { order: -1; }
+{scope} .stMain [data-testid="stVerticalBlock"] > :has(.kl-chart):not([data-testid="stElementContainer"]) {{ order: -1; }}
+{scope} .stMain [data-testid="stVerticalBlock"] > :has(> [data-testid="stHeading"] h1) {{ order: -3; }}
+{scope} .stMain [data-testid="stVerticalBlock"] > :is(.st-key-data_main, :has(.st-key-data_main)) {{ order: -2; }}
+{scope} .stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) {{ flex-direction: column; }}
+{scope} .stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) > [data-testid="stColumn"] {{ width: 100%; flex: 1 1 auto; }}
+{scope} .stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) > [data-testid="stColumn"]:has(.kl-chart) {{ order: -1; }}
 """
 
 # Always: a display equation wider than its column scrolls sideways instead of being cut off; a control's label,
@@ -40,22 +41,24 @@ BASE_CSS = f"""
 .stMain [data-testid="stTable"] :is(th, td) [data-testid="stMarkdownContainer"] * {{ overflow-wrap: anywhere; }}
 .stMain [data-testid="stTabs"] [role="tablist"] {{ flex-wrap: wrap; overflow-x: visible; }}
 @media (max-width: {NARROW_PX}px) {{
-{FIGURES_FIRST}
+{FIGURES_FIRST.format(scope="")}
 .stMain h1 {{ font-size: 1.9rem; }}
 .stMain [data-testid="stTable"] {{ font-size: 0.8rem; }}
 }}
 """
 
-# Presenter mode: figures first, less space above the title, larger app text.
-PRESENT_CSS = FIGURES_FIRST + """
-.stMain .stMainBlockContainer { padding-top: 4rem; }
-.stMain h1 { font-size: 2rem; padding: 0 0 0.25rem 0; }
-.stMain [data-testid="stMarkdownContainer"] p, .stMain [data-testid="stWidgetLabel"] p { font-size: 1.15rem; }
-.stMain [data-testid="stMetricValue"] { font-size: 2.4rem; }
+# Presenter mode (the page has the class kl-present): figures first, less space above the title, larger app text.
+PRESENT_CSS = FIGURES_FIRST.format(scope=".kl-present") + """
+.kl-present .stMain .stMainBlockContainer { padding-top: 4rem; }
+.kl-present .stMain h1 { font-size: 2rem; padding: 0 0 0.25rem 0; }
+.kl-present .stMain [data-testid="stMarkdownContainer"] p,
+.kl-present .stMain [data-testid="stWidgetLabel"] p { font-size: 1.15rem; }
+.kl-present .stMain [data-testid="stMetricValue"] { font-size: 2.4rem; }
 """
 
-_VIEWPORT_JS = f"""
+_VIEW_JS = f"""
 export default function ({{data, setStateValue}}) {{
+  document.documentElement.classList.toggle("kl-present", Boolean(data && data.present));
   const query = window.matchMedia("(max-width: {NARROW_PX}px)");
   const report = () => {{ if (query.matches !== Boolean(data && data.narrow)) setStateValue("narrow", query.matches); }};
   report();
@@ -63,22 +66,20 @@ export default function ({{data, setStateValue}}) {{
   return () => query.removeEventListener("change", report);
 }}
 """
-_viewport = st.components.v2.component("kernel_lab.viewport", js=_VIEWPORT_JS)
+# isolate_styles=False: the stylesheet is for the whole page, not for a shadow root of the element's own
+_view = st.components.v2.component("kernel_lab.view", css=BASE_CSS + PRESENT_CSS, js=_VIEW_JS, isolate_styles=False)
 
 
 def narrow():
     """Whether the browser's window is a phone's (at most NARROW_PX wide), as its last report said."""
-    return bool((st.session_state.get("viewport") or {}).get("narrow"))
+    return bool((st.session_state.get("lab_view") or {}).get("narrow"))
 
 
-def report_viewport():
-    """The element that reports the window's width class; a change reruns the app."""
-    _viewport(key="viewport", data={"narrow": narrow()}, on_narrow_change=lambda: None)
-
-
-def style():
-    """The lab's CSS for this run: the base rules, and presenter mode's when it is on."""
-    st.html("<style>" + BASE_CSS + (PRESENT_CSS if st.session_state.get("present") else "") + "</style>")
+def view_element():
+    """The element that carries the lab's stylesheet, marks presenter mode on the page and reports the window's
+    width class (a change reruns the app)."""
+    _view(key="lab_view", data={"narrow": narrow(), "present": bool(st.session_state.get("present"))},
+          on_narrow_change=lambda: None)
 
 
 def _show_hidden():

@@ -121,6 +121,9 @@ function styled(layout, theme, present) {
     const axis = {gridcolor: "#c4c4cc", linecolor: "#000000", zerolinecolor: "#8a8a96", minorloglabels: "none"};
     look.xaxis = axis;
     look.yaxis = axis;
+    // a 3-D scene's tick labels at 18 px overlap at the default count
+    const sceneAxis = {nticks: 5};
+    look.scene = merged(look.scene, {xaxis: sceneAxis, yaxis: sceneAxis, zaxis: sceneAxis});
     layout = raiseFonts(layout, PRESENT_FONT_PX);
   }
   if (!Object.keys(look).length) return layout;
