@@ -213,6 +213,8 @@ def test_charts_follow_a_dark_theme(browser, app_url):
     assert sum(channels) / 3 < 60, f"the app is not dark: {app_bg}"
     assert paper == app_bg
     assert font == "rgb(255, 255, 255)"
+    least, text = page.evaluate(PLOT_TEXT_JS)
+    assert least >= 18, f"plot text {text!r} is {least} px"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "present-dark-primal-dual.png"))
     ctx.close()

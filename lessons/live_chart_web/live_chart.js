@@ -117,6 +117,8 @@ function styled(layout, theme, present) {
   if (present) {
     look.font = merged(look.font, {size: PRESENT_FONT_PX, ...(theme.dark ? {} : {color: "#000000"})});
     look.hoverlabel = {font: {size: PRESENT_FONT_PX}};
+    // a legend font of the template's own (the dark theme's colour) takes no size from the layout's font
+    if (look.legend) look.legend = merged(look.legend, {font: {size: PRESENT_FONT_PX}});
     // a log axis labels its decades only: the small digits between them (2, 5...) are drawn at a smaller size
     const axis = {gridcolor: "#c4c4cc", linecolor: "#000000", zerolinecolor: "#8a8a96", minorloglabels: "none"};
     look.xaxis = axis;
