@@ -13,6 +13,7 @@ from urllib.parse import quote, urlencode
 import segno
 import streamlit as st
 
+from lessons.sidebar import plain
 from lessons.state import APP, FIELDS, SIDEBAR, hidden_keys
 from lessons.widgets import DRAWN, HIDDEN
 
@@ -58,8 +59,9 @@ def read_hidden():
         st.toast(str(exc), icon=":material/link_off:")
         del st.query_params["hide"]
     if unknown:
-        st.toast(f"hide in the link names {', '.join(unknown)}: no control has that name (a name is a control's key "
-                 "in a link, such as pd_C or n), so it was left out.", icon=":material/link_off:")
+        # the names are the link's text, shown literally (sidebar.plain): no markdown link or formula comes through
+        st.toast(f"hide in the link names {plain(', '.join(unknown))}: no control has that name (a name is a "
+                 "control's key in a link, such as pd_C or n), so it was left out.", icon=":material/link_off:")
         if keys:
             st.query_params["hide"] = ",".join(keys)
         else:
@@ -68,8 +70,8 @@ def read_hidden():
 
 
 def hideable(path):
-    """key → label of the controls a shared link of the page at `path` (a lesson's slug) can hide: those drawn on it, in the sidebar and
-    the view's own, and those this view already hides (labelled by their key)."""
+    """key → label of the controls a shared link of the page at `path` (a lesson's slug) can hide: those drawn
+    on it, in the sidebar and the view's own, and those this view already hides (labelled by their key)."""
     drawn = st.session_state.get(DRAWN, {})
     owners = {path, SIDEBAR, APP}
     choices = {key: label for key, label in drawn.items() if FIELDS[key].page in owners}

@@ -116,6 +116,19 @@ def test_a_phone_at_390px_cuts_nothing_opens_on_a_figure_and_reaches_the_data_co
     ctx.close()
 
 
+@pytest.mark.parametrize(("name", "viewport", "query"), [("present", PROJECTOR, "?present=true"), ("phone", PHONE, "")])
+def test_the_landing_page_cuts_nothing_on_a_projector_or_a_phone(browser, app_url, name, viewport, query):
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    page.goto(f"{app_url}/{query}", wait_until="domcontentloaded")
+    page.get_by_role("link", name="6 · Kernel regression").last.wait_for(timeout=60_000)
+    wait_idle(page)
+    page.wait_for_timeout(1000)
+    assert page.evaluate(OVERFLOW_JS) == []
+    full_page_shot(page, f"{name}-home", viewport["width"])
+    ctx.close()
+
+
 def test_the_data_controls_on_a_phone_change_the_data(browser, app_url):
     ctx, page, _ = open_page(browser, f"{app_url}/primal-dual", PHONE, has_touch=True, is_mobile=True)
     data = page.locator('[data-testid="stMain"] [data-testid="stExpander"]', has_text="Data: dataset, n, noise, seed")

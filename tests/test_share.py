@@ -86,11 +86,21 @@ def test_an_unknown_name_in_hide_is_a_message_and_leaves_the_link():
     at.query_params["hide"] = "pd_C,gamma,__import__"
     at.run()
     assert not at.exception, at.exception
-    assert any("__import__" in t.proto.body and "gamma" in t.proto.body for t in at.toast), \
+    assert any(r"\_\_import\_\_" in t.proto.body and "gamma" in t.proto.body for t in at.toast), \
         [t.proto.body for t in at.toast]
     assert at.query_params["hide"] == "pd_C"
     at.switch_page("lessons/3_primal_dual.py").run()
     assert not at.exception and "pd_C" not in keys_drawn(at) and "pd_hard" in keys_drawn(at)
+
+
+def test_a_name_in_hide_is_shown_literally_never_as_markdown():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["hide"] = "[tap](https://evil.example),$x$"
+    at.run()
+    assert not at.exception, at.exception
+    bodies = [t.proto.body for t in at.toast]
+    assert any(r"\[tap\]\(https\:\/\/evil\.example\)" in b and r"\$x\$" in b for b in bodies), bodies
+    assert "hide" not in at.query_params
 
 
 def test_show_every_control_brings_the_hidden_controls_back():

@@ -89,7 +89,9 @@ function isObject(v) { return v && typeof v === "object" && !Array.isArray(v) &&
 // b merged into a copy of a, recursively over plain objects
 function merged(a, b) {
   const out = {...(a || {})};
-  for (const [key, value] of Object.entries(b)) out[key] = isObject(value) && isObject(out[key]) ? merged(out[key], value) : value;
+  for (const [key, value] of Object.entries(b)) {
+    out[key] = isObject(value) && isObject(out[key]) ? merged(out[key], value) : value;
+  }
   return out;
 }
 
