@@ -32,7 +32,7 @@ FIGURES_FIRST = """
 # static table (page.fitted_table) wraps its cells. On a narrow screen, figures first and a smaller title.
 BASE_CSS = f"""
 .stMain .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 0.1rem 0; }}
-.stMain .stMarkdownEllipsis {{ white-space: normal; text-overflow: clip; overflow: visible; }}
+.stMain .stMarkdownEllipsis, .stMain .stMarkdownEllipsis * {{ white-space: normal; text-overflow: clip; overflow: visible; }}
 .stMain [data-testid="stButtonGroup"] > div {{ flex-wrap: wrap; overflow-x: visible; }}
 .stMain [data-testid="stButtonGroup"] button {{ flex: 0 1 auto; }}
 .stMain [data-testid="stTable"] table {{ table-layout: fixed; width: 100%; }}

@@ -19,7 +19,8 @@ PHONE = {"width": 390, "height": 844}
 
 # Every element of the main area that is cut off or scrolls sideways. Cut off: it clips its content (overflow
 # hidden or clip) and the content is wider than the element. Scrolls sideways: overflow auto or scroll with wider
-# content; only display equations may (.katex-display). Elements 1 px wide or less are screen-reader text (KaTeX's
+# content; only display equations may (.katex-display). A control's label or a button whose text is wider than
+# itself runs over its neighbours. Elements 1 px wide or less are screen-reader text (KaTeX's
 # MathML, Streamlit's hidden labels); a chart's inside is Plotly's SVG, checked by PLOT_TEXT_JS instead.
 OVERFLOW_JS = """() => {
     const found = [];
@@ -30,6 +31,7 @@ OVERFLOW_JS = """() => {
         const what = `${el.tagName}.${el.className.toString().slice(0, 50)} "${el.innerText.slice(0, 40)}"`
             + ` ${el.scrollWidth} > ${el.clientWidth}`;
         if (overflow === 'hidden' || overflow === 'clip') found.push('cut off: ' + what);
+        else if (el.matches('[data-testid="stWidgetLabel"], button')) found.push('runs over its neighbours: ' + what);
         else if ((overflow === 'auto' || overflow === 'scroll') && !el.classList.contains('katex-display'))
             found.push('scrolls sideways: ' + what);
     }
