@@ -14,9 +14,10 @@ Streamlit Community Cloud — under names that carry plotly.js's version or the 
 cached copy is never stale. What each message carries besides the figure is a ~0.4 KB loader (a component's
 inline script travels with every message; only an installed package's asset directory avoids that).
 
-Message: bytes — one line of JSON options ({"mode": "plain" | "boundary", "height": ..., "name": the chart's short
-name, "label": its text alternative, both made from the figure by figures.describe, "file": the chart's key, which
-names its PNG/SVG downloads}), a newline, then
+Message: bytes — one line of JSON options ({"mode": "plain" | "boundary" | "cells", "height": ..., "name": the
+chart's short name, "label": its text alternative, both made from the figure by figures.describe, "file": the chart's
+key, which names its PNG/SVG downloads, "replay": whether it has frames made on demand, "present": true in presenter
+mode}), a newline, then
 the figure's JSON from plotly.io.to_json, where numpy arrays are base64 typed arrays ({dtype, bdata, shape})
 that plotly.js decodes: no array travels as a list of numbers.
 
@@ -131,10 +132,17 @@ def frames_key(key):
     return f"{key}:frames"
 
 
-def _message(fig, key, name, mode, **options):
+def _look(present):
+    """Options of the figure's look: presenter mode (large, high-contrast text; a taller figure) is applied by the
+    element to the same figure JSON, so switching it, or moving a control while it is on, rebuilds no figure."""
+    return {"present": True} if present else {}
+
+
+def _message(fig, key, name, present, mode, **options):
     deferred = has_deferred_frames(fig)
     frames = deferred and bool(st.session_state.get(frames_key(key)))
-    return message(_named(_figure_json(fig, frames), name), mode=mode, replay=deferred, file=key, **options)
+    return message(_named(_figure_json(fig, frames), name), mode=mode, replay=deferred, file=key, **_look(present),
+                   **options)
 
 
 def _wants_frames(key, raw):
@@ -144,10 +152,11 @@ def _wants_frames(key, raw):
     return False
 
 
-def chart(fig, *, key, height=None, name=None):
+def chart(fig, *, key, height=None, name=None, present=False):
     """Draw `fig` (a go.Figure, e.g. from figures.figure) and redraw it in place on later reruns. name: what a
-    screen reader calls it, when its title or axes do not tell it from another chart on the page."""
-    _component(key=key, data=_message(fig, key, name, "plain", height=height),
+    screen reader calls it, when its title or axes do not tell it from another chart on the page; present:
+    presenter mode."""
+    _component(key=key, data=_message(fig, key, name, present, "plain", height=height),
                on_event_change=lambda: _wants_frames(key, st.session_state[key].get("event")))
 
 
@@ -222,18 +231,18 @@ def _on_cell(key, shape, handle):
         handle(*cell)
 
 
-def cell_chart(fig, *, key, shape, on_cell, height=None, name=None):
+def cell_chart(fig, *, key, shape, on_cell, height=None, name=None, present=False):
     """Draw a heatmap whose cells are choices (x and y are the cells' column and row indices): a click on a cell
     runs `on_cell(row, column)` as a widget callback, before the script reruns."""
-    _component(key=key, data=_message(fig, key, name, "cells", height=height),
+    _component(key=key, data=_message(fig, key, name, present, "cells", height=height),
                on_event_change=functools.partial(_on_cell, key, tuple(shape), on_cell))
 
 
-def boundary_chart(fig, *, key, own, new_class, on_event, name=None):
+def boundary_chart(fig, *, key, own, new_class, on_event, name=None, present=False):
     """Draw a decision plot (a go.Figure that draws the student's points as its OWN_POINTS trace) in place;
     clicks, drags and double-clicks on it become ChartEvents. `own`: the student's points (their count bounds
     the indices); `new_class`: the class a click adds (+1, −1 or 2; shift-click adds OTHER_CLASS[new_class]). `on_event(event)` runs as a widget callback, before the
     script reruns, so everything drawn in that rerun already shows the change. Returns the event or None."""
-    result = _component(key=key, data=_message(fig, key, name, "boundary", own=OWN_POINTS),
+    result = _component(key=key, data=_message(fig, key, name, present, "boundary", own=OWN_POINTS),
                         on_event_change=functools.partial(_on_event, key, len(own), new_class, on_event))
     return parse_event(result.event, n_own=len(own), new_class=new_class)

@@ -6,24 +6,37 @@ lesson's compute module; the figures (`chart`, `boundary_chart`); and an expande
 A section whose controls should rerun only itself is a `fragment`.
 """
 
+import contextlib
 import functools
 from urllib.parse import urlencode
 
+import numpy as np
 import pyarrow as pa
 import streamlit as st
 
-from lessons import live_chart, presets, sidebar
+from lessons import live_chart, present, presets, sidebar
 
 _RERUN_APP = "_rerun_app"
-_SHARE = "share_view"
+
+
+def presenting():
+    """Presenter mode (the sidebar's toggle, ?present=true): figures large and first, the prose folded away."""
+    return bool(st.session_state.get("present"))
+
+
+def compact():
+    """Presenter mode or a phone: the prose folded, tables and code fitted to the width instead of scrolling."""
+    return presenting() or present.narrow()
 
 
 def header(title, text, *formulas):
-    """The page's title, its few sentences and its key formulas."""
+    """The page's title, its few sentences and its key formulas; in presenter mode and on a phone the sentences
+    and formulas are folded into an expander, so that a figure is on the first screen."""
     st.title(title)
-    st.markdown(text)
-    for formula in formulas:
-        st.latex(formula)
+    with st.expander("The idea and the key formulas") if compact() else contextlib.nullcontext():
+        st.markdown(text)
+        for formula in formulas:
+            st.latex(formula)
 
 
 def _apply(preset):
@@ -46,24 +59,14 @@ def presets_row(slug):
 def fragment(body):
     """st.fragment: a control moved inside reruns only this section, not the sidebar. When a callback changed
     something outside it (lesson 5's buttons that fill the formula box and open its tab: request_app_rerun), it hands
-    over to a whole-app rerun; so it does when the sidebar's "Share this view" box is open and the section's controls
-    changed the link it shows."""
+    over to a whole-app rerun."""
     @st.fragment
     @functools.wraps(body)
     def run(*args, **kwargs):
         if st.session_state.pop(_RERUN_APP, False):
             st.rerun(scope="app")
-        shown = _shared_query()
-        result = body(*args, **kwargs)
-        if shown is not None and _shared_query() != shown:
-            st.rerun(scope="app")
-        return result
+        return body(*args, **kwargs)
     return run
-
-
-def _shared_query():
-    """The link's query while the "Share this view" box shows it, else None (closed: nothing to keep fresh)."""
-    return st.query_params.to_dict() if st.session_state.get(_SHARE) else None
 
 
 def request_app_rerun():
@@ -98,15 +101,35 @@ def metrics(values, help=None):
             st.metric(label, value, help=(help or {}).get(label), width="content")
 
 
+
 def table(columns, **kwargs):
     """st.dataframe of a dict of columns, sent as a pyarrow Table without an index column: Streamlit then
-    skips pandas (measured 1–3 ms per table on every rerun). Name a column for the row number if it matters."""
+    skips pandas (measured 1–3 ms per table on every rerun). Name a column for the row number if it matters.
+    When `compact()`, a table whose cells wrap within the width instead (`fitted_table`)."""
+    if compact():
+        return fitted_table(columns, kwargs.get("column_config") or {}, kwargs.get("height"))
     return st.dataframe(pa.table(columns), hide_index=True, **kwargs)
+
+
+def _cell(value, fmt):
+    """One cell's text: a number in the column's printf-style format, else as Python writes it."""
+    if isinstance(value, (float, np.floating)):
+        return fmt % value if fmt else f"{value:.6g}"
+    return str(value)
+
+
+def fitted_table(columns, column_config, height=None):
+    """A static table (st.table) whose cells wrap (CSS in lessons/present.py), so it never scrolls sideways: the
+    data grid of st.dataframe scrolls its columns sideways when they do not fit. Numbers are written with the
+    columns' NumberColumn formats; `height`: the table scrolls down within it."""
+    text = {name: [_cell(v, (column_config.get(name) or {}).get("type_config", {}).get("format"))
+                   for v in np.asarray(values).tolist()] for name, values in columns.items()}
+    st.table(pa.table(text), hide_index=True, height=height or "content")
 
 
 def chart(fig, key, name=None):
     """Draw a figure, updated in place on later reruns (lessons/live_chart.py); name: see live_chart.chart."""
-    live_chart.chart(fig, key=key, name=name)
+    live_chart.chart(fig, key=key, name=name, present=presenting())
 
 
 def _apply_event(event):
@@ -126,13 +149,14 @@ def boundary_chart(fig, key, name=None):
     (shift-click: the other class), dragging one of the student's points moves it, a double-click removes it.
     The figure draws the student's points itself (decision_figure(..., own=data.own_points()), memoized with it)."""
     live_chart.boundary_chart(fig, key=key, own=sidebar.user_points(), name=name,
-                              new_class=int(st.session_state.get("new_class") or 1), on_event=_apply_event)
+                              new_class=int(st.session_state.get("new_class") or 1), on_event=_apply_event,
+                              present=presenting())
 
 
 def cell_chart(fig, key, shape, on_cell):
     """Draw a heatmap whose cells are choices in place: a click on a cell runs on_cell(row, column) before the
     rerun (lessons/live_chart.py, mode "cells")."""
-    live_chart.cell_chart(fig, key=key, shape=shape, on_cell=on_cell)
+    live_chart.cell_chart(fig, key=key, shape=shape, on_cell=on_cell, present=presenting())
 
 
 def code(title, source, text=None, columns=None, **table_kwargs):
@@ -142,7 +166,7 @@ def code(title, source, text=None, columns=None, **table_kwargs):
             st.markdown(text)
         if columns is not None:
             table(columns, **table_kwargs)
-        st.code(source, language="python")
+        st.code(source, language="python", wrap_lines=compact())
 
 
 def link():
@@ -151,16 +175,6 @@ def link():
     base = (st.context.url or "").split("?", 1)[0]
     query = urlencode(st.query_params.to_dict())
     return base + "?" + query if query else base
-
-
-def share():
-    """The scene, in the sidebar: this view's link. Drawn after the page, so it holds what the page's controls
-    wrote into the link in this very run; lazy, so it costs nothing while closed."""
-    with st.sidebar, st.expander("Share this view", key=_SHARE, on_change="rerun", icon=":material/link:") as box:
-        if box.open:
-            st.caption("This link reopens this page with every setting and your own points, as you see it now; it "
-                       "is also what your browser's address bar holds. Copy it with the button at its right.")
-            st.code(link(), language=None, wrap_lines=True)
 
 
 def reproduce(key, what, make, *args):

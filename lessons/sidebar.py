@@ -16,17 +16,21 @@ from lessons.state import FORMULA_MAX_LENGTH, MAX_USER_POINTS, N_MAX
 CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (vermillion)", 2: "class 2 (green)"}
 
 
-def sidebar():
-    """Dataset, n, noise, seed and the student's own points."""
+def sidebar(narrow=False):
+    """Dataset, n, noise, seed and the student's own points. narrow (a phone, whose sidebar is folded away): the
+    data controls go into an expander at the top of the main area instead."""
     _restore_points_from_url()
-    with st.sidebar:
-        st.subheader("Data")
+    with st.expander("Data: dataset, n, noise, seed", icon=":material/scatter_plot:", key="data_main") if narrow \
+            else st.sidebar:
+        if not narrow:
+            st.subheader("Data")
         name = widgets.selectbox("Dataset", "dataset", format_func=lambda k: datasets.DATASET_INFO[k].label)
         info = datasets.DATASET_INFO[name]
         widgets.slider("n (number of points)", "n", step=10, disabled=not info.uses_n,
                        help=None if info.uses_n else "This example has fixed points.")
         widgets.slider("noise", "noise", step=0.01, disabled=not info.uses_noise)
         widgets.number_input("seed", "seed")
+    with st.sidebar:
         _own_points()
         _limits()
 

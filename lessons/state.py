@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from kernel_core.formula import MAX_LENGTH as FORMULA_MAX_LENGTH
 
 SIDEBAR = "sidebar"
+APP = "app"   # the app-wide view settings: presenter mode and the controls a shared link hides
 
 
 def log_values(lo_exp, hi_exp, per_decade=4):
@@ -28,6 +29,7 @@ ETA_RATIOS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.95, 1.05, 1.2, 2.0, 5.0, 1
 KERNEL_NAMES = ("linear", "poly", "rbf", "laplacian", "exponential", "sigmoid")
 N_MAX = 500
 MAX_USER_POINTS = 200
+HIDE_MAX_LENGTH = 1000   # every key of the schema, comma-separated, fits
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,10 @@ def _fields():
     yield number("seed", SIDEBAR, 0, 9999, 0, "int")
     yield choice("new_class", SIDEBAR, (1, -1, 2), 1)
     yield flag("only_mine", SIDEBAR)
+    yield flag("present", APP)
+    # the controls a shared view leaves out (their values still come from the link): keys of this schema, a comma
+    # between them (hidden_keys); not a control itself
+    yield Field("hide", APP, "text", "", hi=HIDE_MAX_LENGTH)
     # lesson 1
     page = "feature-maps"
     yield choice("fm_map", page, ("circle", "paraboloid", "poly2_homogeneous", "poly2_full", "cubic_1d"),
@@ -219,3 +225,15 @@ def _number(text, kind):
 def _same_number(text, option):
     value = _number(text, "float")
     return value is not None and value == float(option)
+
+
+
+def hidden_keys(text):
+    """The controls a link's ?hide= names (schema keys, a comma between them) as (keys in schema order, the names
+    that are no control). `hide` itself is no control. ValueError when the text is longer than any real list."""
+    if len(text) > HIDE_MAX_LENGTH:
+        raise ValueError(f"hide in the link is longer than {HIDE_MAX_LENGTH} characters, so no control is hidden; "
+                         "make the link again with the Share button")
+    names = {name.strip() for name in text.split(",") if name.strip()}
+    unknown = tuple(sorted(name for name in names if name not in FIELDS or name == "hide"))
+    return tuple(key for key in FIELDS if key in names and key != "hide"), unknown

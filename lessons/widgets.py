@@ -74,12 +74,21 @@ def _publish(field, value):
         params[field.key] = text
 
 
+HIDDEN = "_hidden_controls"   # session state: the keys a shared link hides (lessons/share.py reads ?hide=)
+DRAWN = "_drawn_controls"     # session state: key → label of every control drawn, the Share dialog's choices
+
+
 def _control(make, label, key, default="value", **kwargs):
     """Draw the control with the session's value also as its default: the browser shows a control's default
-    when it mounts it anew (the sidebar's, on every page switch), so default and value must agree."""
+    when it mounts it anew (the sidebar's, on every page switch), so default and value must agree.
+    A control the link hides is not drawn: it keeps its value from the link, and the link keeps it."""
     field = FIELDS[key]
     _seed(field)
     current = st.session_state[key]
+    if key in st.session_state.get(HIDDEN, ()):
+        _publish(field, current)
+        return current
+    st.session_state.setdefault(DRAWN, {})[key] = label
     kwargs[default] = field.choices.index(current) if default == "index" else current
     value = make(label, key=key, **kwargs)
     _publish(field, value)

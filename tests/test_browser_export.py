@@ -72,16 +72,3 @@ def test_reproduce_box_shows_the_script_with_a_copy_button(browser, app_url):
     page.screenshot(path=str(SHOTS / "reproduce-box.png"))
     page.close()
 
-
-def test_share_link_follows_a_control_moved_inside_a_section(browser, app_url):
-    """Lesson 6's λ slider reruns only its section (a fragment), not the sidebar; the open share box follows it."""
-    page = open_lesson(browser, f"{app_url}/regression")
-    sidebar = page.locator('[data-testid="stSidebar"]')
-    sidebar.get_by_text("Share this view").click()
-    code = sidebar.locator('[data-testid="stCode"]')
-    code.wait_for(timeout=20_000)
-    assert code.inner_text().strip() == f"{app_url}/regression"
-    slider_step(page, "λ (ridge penalty")
-    page.wait_for_function("(el) => el.innerText.includes('rg_lam=')", arg=code.element_handle(), timeout=20_000)
-    assert code.inner_text().strip() == page.url   # the address bar and the box hold the same link
-    page.close()

@@ -7,7 +7,7 @@ from hypothesis import given, strategies as st
 from streamlit.testing.v1 import AppTest
 
 from datasets.upload import MAX_ABS_COORD, read_points_csv
-from lessons import points
+from lessons import points, share
 from lessons.state import FIELDS, MAX_USER_POINTS, decode
 from pageutil import ROOT
 
@@ -39,15 +39,13 @@ def app_at(page, query):
     return at
 
 
-def test_share_link_holds_the_settings_and_points_and_reopens_the_same_view():
+def test_the_scene_is_the_views_link_it_holds_the_settings_and_points_and_reopens_the_same_view():
+    """The scene a student takes home is the link Share shows (lessons/share.py): the page and its query."""
     at = app_at("lessons/3_primal_dual.py", {"pts": "0.50_0.25_1~-1.50_1.75_-1"})
     at.sidebar.get_by_key("dataset").set_value("moons").run()
     at.get_by_key("pd_C").set_value(10.0).run()
     at.get_by_key("pd_space").set_value("kernel").run()
-    assert not at.sidebar.code   # closed: nothing built
-    at.session_state["share_view"] = True
-    at.run()
-    link, = (c.value for c in at.sidebar.code)
+    link = share.share_link("http://localhost:8501", "primal-dual", {k: at.query_params[k] for k in at.query_params})
     query = dict(parse_qsl(urlsplit(link).query))
     assert query["dataset"] == "moons" and query["pd_C"] == "10" and query["pd_space"] == "kernel"
     assert points.decode(query["pts"]) == ((0.5, 0.25, 1), (-1.5, 1.75, -1))

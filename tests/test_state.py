@@ -15,7 +15,9 @@ SOURCES = [ROOT / "app.py", *sorted((ROOT / "lessons").glob("*.py"))]
 ST_WIDGETS = {"slider", "select_slider", "selectbox", "toggle", "checkbox", "radio", "segmented_control",
               "number_input", "text_input", "text_area", "pills", "multiselect"}
 # scratch inputs for typing a new point's coordinates: the points themselves travel in the link (?pts=)
-UNBOUND = {"new_x1", "new_x2"}
+UNBOUND = {"new_x1", "new_x2",
+           # the Share dialog's choice of controls to hide: it goes into the link the dialog shows (?hide=)
+           "share_hide"}
 
 
 def calls(path):
@@ -95,7 +97,7 @@ def test_a_value_no_control_can_take_is_refused_with_what_is_allowed(key, text):
 def test_the_schema_knows_every_owner():
     pages = {f.page for f in FIELDS.values()}
     from lessons.registry import LESSONS
-    assert pages == {"sidebar"} | {lesson.slug for lesson in LESSONS}
+    assert pages == {"sidebar", "app"} | {lesson.slug for lesson in LESSONS}
     assert all(f.lo <= f.default <= f.hi for f in FIELDS.values() if f.kind in ("int", "float"))
     assert not any(isinstance(f.default, float) and not math.isfinite(f.default) for f in FIELDS.values())
 

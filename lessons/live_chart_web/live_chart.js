@@ -16,16 +16,23 @@
 // figure with each frame merged in), without a server round trip per frame. A figure whose frames the server
 // makes on demand (options.replay) gets the buttons too: the first Play or Step sends {op: "frames"}, and the
 // figure that comes back with its frames is played.
+//
+// Look. The figure's template is light; here it follows the page's theme (read from the app's colours, redrawn
+// when the student switches it): paper, text and legend take the theme's colours, while the plot area stays
+// light so the data's colours (the classes, black boundary lines, the diverging field) mean the same in both.
+// With the option `present` (presenter mode) every text is at least PRESENT_FONT_PX and in full contrast, and the
+// figure is taller. On a narrow chart (a phone) the modebar is left out: it covered the legends. All of this is a
+// change of layout made here, so presenter mode and the theme cost the server nothing per move.
 
 const CSS = `
 .kl-chart { width: 100%; }
 .kl-chart .kl-bar { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; justify-content: flex-end;
-  font: 0.85rem "Source Sans Pro", sans-serif; color: #31333f; min-height: 1.9rem; }
-.kl-chart .kl-bar button { font: inherit; color: inherit; background: white; border: 1px solid #d5d5dc;
+  font: 0.85rem "Source Sans Pro", sans-serif; color: inherit; min-height: 1.9rem; }
+.kl-chart .kl-bar button { font: inherit; color: inherit; background: transparent; border: 1px solid #9a9aa6;
   border-radius: 0.4rem; padding: 0.15rem 0.6rem; cursor: pointer; }
 .kl-chart .kl-bar button:hover { border-color: #7b3294; color: #7b3294; }
 .kl-chart .kl-bar button:focus-visible { outline: 2px solid #7b3294; outline-offset: 1px; }
-.kl-chart .kl-bar button[aria-pressed="true"] { background: #f3e8f8; border-color: #7b3294; }
+.kl-chart .kl-bar button[aria-pressed="true"] { background: rgba(123, 50, 148, 0.18); border-color: #7b3294; }
 .kl-chart .kl-bar .kl-status { margin-right: auto; font-variant-numeric: tabular-nums; }
 .kl-chart .kl-bar .kl-spacer { margin-right: auto; }
 .kl-chart .kl-plot.kl-deleting .nsewdrag { cursor: not-allowed !important; }
@@ -40,12 +47,96 @@ const CONFIG = {
   // width is set from the element's own width (see draw): no window-resize listener of Plotly's own
   responsive: false,
 };
+const PRESENT_FONT_PX = 18;
+const PRESENT_HEIGHT = 1.25;    // presenter mode: a figure this much taller, within the window's height
+const PRESENT_TOP_PX = 220;     // presenter mode: what is above the first figure (header bar, title, caption, buttons)
+const NARROW_PX = 560;          // a chart narrower than this has no modebar
 const CLICK_SLOP_PX = 4;        // a press that moves less than this is a click, not a pan or a drag
 const DOUBLE_CLICK_MS = 400;
 const HIT_PX = 9;               // a press this close to one of the student's points takes that point
 const FRAME_MS = 120;
 
 let plotly = null;
+const charts = new Set();       // every mounted chart, redrawn when the page's theme changes
+
+// the page's theme from the app's own colours: {dark, bg, fg}
+function pageTheme() {
+  const app = document.querySelector(".stApp") || document.body;
+  const style = getComputedStyle(app);
+  const [r, g, b] = (style.backgroundColor.match(/[\d.]+/g) || [255, 255, 255]).map(Number);
+  return {dark: 0.2126 * r + 0.7152 * g + 0.0722 * b < 128, bg: style.backgroundColor, fg: style.color};
+}
+
+let themeKey = null;
+function watchTheme() {
+  if (themeKey !== null) return;
+  // Streamlit restyles the app (new style rules, new class names) when the student switches the theme
+  let pending = false;
+  const check = () => {
+    pending = false;
+    const t = pageTheme();
+    const key = `${t.dark}|${t.bg}|${t.fg}`;
+    if (key === themeKey) return;
+    themeKey = key;
+    for (const chart of charts) if (chart.figure) chart.draw();
+  };
+  const observer = new MutationObserver(() => { if (!pending) { pending = true; requestAnimationFrame(check); } });
+  observer.observe(document.head, {childList: true});
+  const app = document.querySelector(".stApp");
+  if (app) observer.observe(app, {attributes: true, attributeFilter: ["class", "style"]});
+  const t = pageTheme();
+  themeKey = `${t.dark}|${t.bg}|${t.fg}`;
+}
+
+function isObject(v) { return v && typeof v === "object" && !Array.isArray(v) && !ArrayBuffer.isView(v); }
+
+// b merged into a copy of a, recursively over plain objects
+function merged(a, b) {
+  const out = {...(a || {})};
+  for (const [key, value] of Object.entries(b)) {
+    out[key] = isObject(value) && isObject(out[key]) ? merged(out[key], value) : value;
+  }
+  return out;
+}
+
+// every font size the layout sets itself (titles, annotations, legends...), raised to at least px
+function raiseFonts(value, px, inFont = false) {
+  if (Array.isArray(value)) return value.map((v) => raiseFonts(v, px, inFont));
+  if (!isObject(value)) return value;
+  const out = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (inFont && key === "size" && typeof v === "number") out[key] = Math.max(v, px);
+    else out[key] = raiseFonts(v, px, /font$/i.test(key));
+  }
+  return out;
+}
+
+// what the theme and presenter mode change in a layout: its template's look, and the sizes it sets itself
+function styled(layout, theme, present) {
+  const look = {};
+  if (theme.dark) {
+    const axis = {color: "#111111", gridcolor: "#d0d0d8"};
+    Object.assign(look, {paper_bgcolor: theme.bg, plot_bgcolor: "#ffffff", font: {color: present ? "#ffffff" : theme.fg},
+      legend: {bgcolor: "#f4f4f6", font: {color: "#111111"}},
+      scene: {bgcolor: "#ffffff", xaxis: axis, yaxis: axis, zaxis: axis}});
+  }
+  if (present) {
+    look.font = merged(look.font, {size: PRESENT_FONT_PX, ...(theme.dark ? {} : {color: "#000000"})});
+    look.hoverlabel = {font: {size: PRESENT_FONT_PX}};
+    // a legend font of the template's own (the dark theme's colour) takes no size from the layout's font
+    if (look.legend) look.legend = merged(look.legend, {font: {size: PRESENT_FONT_PX}});
+    // a log axis labels its decades only: the small digits between them (2, 5...) are drawn at a smaller size
+    const axis = {gridcolor: "#c4c4cc", linecolor: "#000000", zerolinecolor: "#8a8a96", minorloglabels: "none"};
+    look.xaxis = axis;
+    look.yaxis = axis;
+    // a 3-D scene's tick labels at 18 px overlap at the default count
+    const sceneAxis = {nticks: 5};
+    look.scene = merged(look.scene, {xaxis: sceneAxis, yaxis: sceneAxis, zaxis: sceneAxis});
+    layout = raiseFonts(layout, PRESENT_FONT_PX);
+  }
+  if (!Object.keys(look).length) return layout;
+  return {...layout, template: merged(layout.template, {layout: look})};
+}
 
 function loadPlotly(url) {
   // one <script> per page, shared by every chart; the browser caches the file itself
@@ -137,6 +228,8 @@ class Chart {
     });
     this.observer.observe(this.root);
     this.listen();
+    watchTheme();
+    charts.add(this);
   }
 
   // the text alternative the server made from the figure (figures.describe), and button names that say which
@@ -159,7 +252,10 @@ class Chart {
     this.send = setTriggerValue;
     const text = messageText(data);
     const cut = text.indexOf("\n");
-    this.options = JSON.parse(text.slice(0, cut));
+    const optionsText = text.slice(0, cut);
+    const restyle = optionsText !== this.optionsText;   // presenter mode switched: the same figure, a new look
+    this.optionsText = optionsText;
+    this.options = JSON.parse(optionsText);
     this.label();
     const figureText = text.slice(cut + 1);
     this.Plotly = await loadPlotly(plotlyUrl);
@@ -173,6 +269,7 @@ class Chart {
       await this.draw();
     } else {
       this.layoutBar();
+      if (restyle) await this.draw();
     }
     if (this.pending && this.frameNames.length) {
       const action = this.pending;
@@ -223,18 +320,48 @@ class Chart {
     layout.width = this.width;
     layout.autosize = false;
     if (this.options.height) layout.height = this.options.height;
+    if (this.options.present) this.presentLayout(layout);
     if (this.options.mode === "boundary" || this.options.mode === "cells") layout.clickmode = "none";
-    return layout;
+    return styled(layout, pageTheme(), this.options.present);
+  }
+
+  // presenter mode: taller, within the window below the page's title; a legend the figure puts above the plot goes
+  // to its right when the chart is wide, so that a plot with equal axes gets the height it needs
+  presentLayout(layout) {
+    if (layout.height) {
+      const fits = window.innerHeight - PRESENT_TOP_PX;
+      layout.height = Math.round(Math.max(Math.min(layout.height, fits), Math.min(layout.height * PRESENT_HEIGHT, fits)));
+    }
+    const legend = layout.legend || {};
+    this.besidePlot = legend.orientation === "h" && legend.y >= 1 && this.width > 1.3 * (layout.height || 450);
+    if (this.besidePlot) {
+      layout.legend = {...legend, orientation: "v", x: 1.02, xanchor: "left", y: 1, yanchor: "top"};
+      // the space a colour bar under the plot needed (it goes beside the plot, see presentData)
+      if (layout.margin) layout.margin = {...layout.margin, b: Math.min(layout.margin.b ?? 10, 10)};
+    }
+  }
+
+  // presenter mode, legend beside the plot: a horizontal colour bar under the plot goes there too, under the legend
+  presentData(data) {
+    if (!this.options.present || !this.besidePlot) return data;
+    return data.map((trace) => {
+      const bar = trace.colorbar;
+      if (!bar || bar.orientation !== "h") return trace;
+      return {...trace, colorbar: {...bar, orientation: "v", x: 1.02, xanchor: "left", y: 0, yanchor: "bottom",
+                                   len: 0.3, thickness: 14, title: {...(bar.title || {}), side: "right"}}};
+    });
   }
 
   async draw() {
     const fig = this.figure;
     const config = {...CONFIG, ...(fig.config || {})};
     if (this.options.mode === "boundary") config.doubleClick = false;  // a double-click removes a point
+    if ((this.root.clientWidth || 700) < NARROW_PX) config.displayModeBar = false;  // it covered the legend
     const {data, layout} = this.figureAt(this.frame);
     this.drawing = true;
     try {
-      await this.Plotly.react(this.gd, {data, layout: this.layout(layout), frames: fig.frames || [], config});
+      const drawn = this.layout(layout);
+      await this.Plotly.react(this.gd, {data: this.presentData(data), layout: drawn, frames: fig.frames || [], config});
     } catch (error) {
       this.fail(error);
       return;
@@ -447,6 +574,7 @@ class Chart {
   }
 
   destroy() {
+    charts.delete(this);
     this.observer.disconnect();
     this.playing = false;
     if (this.Plotly) this.Plotly.purge(this.gd);

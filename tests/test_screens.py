@@ -1,0 +1,235 @@
+"""The real app in headless Debian Chromium at a projector's 1280 × 720 in presenter mode and at a phone's 390 × 844:
+nothing is cut off, nothing but a display equation scrolls sideways, a figure is on the first screen, plot text is
+at least 18 px on the projector; Share gives a link (and a QR code of it) that reopens the view with the chosen
+controls hidden; a tap on a phone adds a point; the charts follow a dark theme. Saves a screenshot of every page
+at both sizes (artifacts/screenshots/)."""
+
+import io
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from PIL import Image
+
+from test_browser import FIGURES_JS, PAGES, SHOTS, plot_box, points_in_url, wait_for_points, wait_idle
+
+pytestmark = pytest.mark.browser
+
+PROJECTOR = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+
+# Every element of the main area that is cut off or scrolls sideways. Cut off: it clips its content (overflow
+# hidden or clip) and the content is wider than the element. Scrolls sideways: overflow auto or scroll with wider
+# content; only display equations may (.katex-display). A control's label or a button whose text is wider than
+# itself runs over its neighbours. Elements 1 px wide or less are screen-reader text (KaTeX's
+# MathML, Streamlit's hidden labels); a chart's inside is Plotly's SVG, checked by PLOT_TEXT_JS instead.
+OVERFLOW_JS = """() => {
+    const found = [];
+    for (const el of document.querySelectorAll('.stMain *')) {
+        if (!(el instanceof HTMLElement) || el.clientWidth <= 1 || el.closest('.js-plotly-plot')) continue;
+        if (el.scrollWidth <= el.clientWidth + 1) continue;
+        const overflow = getComputedStyle(el).overflowX;
+        const what = `${el.tagName}.${el.className.toString().slice(0, 50)} "${el.innerText.slice(0, 40)}"`
+            + ` ${el.scrollWidth} > ${el.clientWidth}`;
+        if (overflow === 'hidden' || overflow === 'clip') found.push('cut off: ' + what);
+        else if (el.matches('[data-testid="stWidgetLabel"], button')) found.push('runs over its neighbours: ' + what);
+        else if ((overflow === 'auto' || overflow === 'scroll') && !el.classList.contains('katex-display'))
+            found.push('scrolls sideways: ' + what);
+    }
+    const page = document.documentElement;
+    if (page.scrollWidth > window.innerWidth) found.push(`the page: ${page.scrollWidth} > ${window.innerWidth}`);
+    return found;
+}"""
+# the first figure of the main area on the screen: [top, bottom] in px from the top of the window
+FIRST_FIGURE_JS = """() => {
+    const plots = [...document.querySelectorAll('.stMain .js-plotly-plot')]
+        .map(el => el.getBoundingClientRect()).filter(r => r.height > 0).sort((a, b) => a.top - b.top);
+    return plots.length ? [plots[0].top, plots[0].bottom] : null;
+}"""
+# the smallest font size (px) of any text Plotly drew in SVG on the page, and where
+PLOT_TEXT_JS = """() => {
+    let least = [Infinity, ''];
+    for (const t of document.querySelectorAll('.stMain .js-plotly-plot svg text')) {
+        if (!t.textContent.trim() || !t.getBBox().width) continue;
+        const px = parseFloat(getComputedStyle(t).fontSize);
+        if (px < least[0]) least = [px, t.textContent.slice(0, 30)];
+    }
+    return least;
+}"""
+
+
+def open_page(browser, url, viewport, **context):
+    ctx = browser.new_context(viewport=viewport, **context)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url, wait_until="domcontentloaded")
+    page.locator('[data-testid="stMain"] .js-plotly-plot').first.wait_for(state="visible", timeout=60_000)
+    wait_idle(page)
+    page.wait_for_timeout(1500)   # the charts' last redraw (the window's width, presenter mode's layout)
+    wait_idle(page)
+    return ctx, page, errors
+
+
+def full_page_shot(page, name, width):
+    """A screenshot of the first screen as the viewer sees it, and of the whole page (Streamlit scrolls inside its
+    own container: a tall window shows all of it)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.set_viewport_size({"width": width, "height": min(max(height, 720), 8000)})
+    page.wait_for_timeout(1200)
+    page.screenshot(path=str(SHOTS / f"{name}-full.png"))
+
+
+@pytest.mark.parametrize("path", [p for p, _ in PAGES])
+def test_presenter_mode_at_1280x720_cuts_nothing_and_opens_on_a_figure_with_18px_text(browser, app_url, path):
+    ctx, page, errors = open_page(browser, f"{app_url}/{path}?present=true", PROJECTOR)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.evaluate(OVERFLOW_JS) == []
+    top, bottom = page.evaluate(FIRST_FIGURE_JS)
+    assert 0 <= top and bottom <= PROJECTOR["height"], f"the first figure spans {top:.0f}–{bottom:.0f} px"
+    least, text = page.evaluate(PLOT_TEXT_JS)
+    assert least >= 18, f"plot text {text!r} is {least} px"
+    # the prose is folded away, into the expander that holds it
+    assert page.locator('[data-testid="stExpander"]', has_text="The idea and the key formulas").count() == 1
+    full_page_shot(page, f"present-{path}", PROJECTOR["width"])
+    assert not errors, errors
+    ctx.close()
+
+
+@pytest.mark.parametrize("path", [p for p, _ in PAGES])
+def test_a_phone_at_390px_cuts_nothing_opens_on_a_figure_and_reaches_the_data_controls(browser, app_url, path):
+    ctx, page, errors = open_page(browser, f"{app_url}/{path}", PHONE, has_touch=True, is_mobile=True)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    top, _ = page.evaluate(FIRST_FIGURE_JS)
+    assert 0 <= top < PHONE["height"], f"the first figure starts at {top:.0f} px"
+    assert page.evaluate(OVERFLOW_JS) == []
+    # no modebar over the legends on a narrow chart
+    assert page.locator(".stMain .modebar-container .modebar").count() == 0
+    full_page_shot(page, f"phone-{path}", PHONE["width"])
+    # the data controls are in the main area, in an expander (the sidebar is folded away on a phone)
+    data = page.locator('[data-testid="stMain"] [data-testid="stExpander"]', has_text="Data: dataset, n, noise, seed")
+    data.locator("summary").click()
+    slider = data.locator('[data-testid="stSlider"]', has_text="n (number of points)")
+    slider.wait_for(state="visible", timeout=10_000)
+    assert slider.locator('[data-testid="stSliderThumbValue"]').inner_text() == "100"
+    assert page.evaluate(OVERFLOW_JS) == []
+    assert not errors, errors
+    ctx.close()
+
+
+@pytest.mark.parametrize(("name", "viewport", "query"), [("present", PROJECTOR, "?present=true"), ("phone", PHONE, "")])
+def test_the_landing_page_cuts_nothing_on_a_projector_or_a_phone(browser, app_url, name, viewport, query):
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    page.goto(f"{app_url}/{query}", wait_until="domcontentloaded")
+    page.get_by_role("link", name="6 · Kernel regression").last.wait_for(timeout=60_000)
+    wait_idle(page)
+    page.wait_for_timeout(1000)
+    assert page.evaluate(OVERFLOW_JS) == []
+    full_page_shot(page, f"{name}-home", viewport["width"])
+    ctx.close()
+
+
+def test_the_data_controls_on_a_phone_change_the_data(browser, app_url):
+    ctx, page, _ = open_page(browser, f"{app_url}/primal-dual", PHONE, has_touch=True, is_mobile=True)
+    data = page.locator('[data-testid="stMain"] [data-testid="stExpander"]', has_text="Data: dataset, n, noise, seed")
+    data.locator("summary").click()
+    before = page.evaluate(FIGURES_JS)
+    thumb = data.locator('[data-testid="stSlider"]', has_text="n (number of points)").locator('input[type="range"]')
+    thumb.focus()
+    thumb.press("ArrowRight")
+    page.wait_for_function(f"(before) => ({FIGURES_JS})() !== before", arg=before, timeout=30_000)
+    wait_idle(page)
+    assert parse_qs(urlparse(page.url).query).get("n") == ["110"]
+    ctx.close()
+
+
+def test_a_tap_on_a_phone_adds_a_point_where_it_lands(browser, app_url):
+    ctx, page, _ = open_page(browser, f"{app_url}/primal-dual", PHONE, has_touch=True, is_mobile=True)
+    left, top, width, height = plot_box(page, "pd_boundary")
+    x, y = left + width * 0.7, top + height * 0.3
+    where = page.evaluate("""([x, y]) => {
+        const gd = document.querySelector('.st-key-pd_boundary .js-plotly-plot');
+        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, r = gd.getBoundingClientRect();
+        return [xa.p2c(x - r.left - xa._offset), ya.p2c(y - r.top - ya._offset)]; }""", [x, y])
+    page.touchscreen.tap(x, y)
+    points = wait_for_points(page, [])
+    assert len(points) == 1 and points[0][2] == 1, points
+    assert points[0][:2] == pytest.approx(where, abs=0.02)
+    ctx.close()
+
+
+def control_keys(page):
+    """The keys of the controls drawn on the page (Streamlit marks a keyed element with st-key-<key>)."""
+    return page.evaluate("""() => [...document.querySelectorAll('[class*="st-key-"]')]
+        .flatMap(el => [...el.classList].filter(c => c.startsWith('st-key-')).map(c => c.slice(7)))""")
+
+
+def test_a_shared_link_with_hidden_controls_reopens_the_view_and_its_qr_code_reads_as_the_link(browser, app_url):
+    import zxingcpp
+
+    view = "pd_space=kernel&pd_kernel=poly&pd_C=10&n=60&seed=3"
+    ctx, page, _ = open_page(browser, f"{app_url}/primal-dual?{view}", {"width": 1280, "height": 900})
+    shown = page.evaluate(FIGURES_JS)
+    assert {"pd_C", "pd_degree", "n"} <= set(control_keys(page))
+    page.get_by_role("button", name="Share this view").click()
+    dialog = page.locator('[role="dialog"]')
+    dialog.wait_for(timeout=10_000)
+    for words in ("slack penalty", "polynomial degree", "number of points"):   # a part of one control's label
+        choose = dialog.locator('[data-testid="stMultiSelect"] input')
+        choose.fill(words)
+        choose.press("Enter")
+        wait_idle(page)
+    dialog.get_by_text("Scan to open this view").click()   # closes the list of choices, which covers the QR code
+    wait_idle(page)
+    link = dialog.locator('[data-testid="stCode"] code').inner_text().strip()
+    query = parse_qs(urlparse(link).query)
+    assert urlparse(link).path == "/primal-dual"
+    assert query["hide"] == ["n,pd_C,pd_degree"], link   # in the schema's order
+    assert {k: v[0] for k, v in query.items() if k != "hide"} == dict(p.split("=") for p in view.split("&"))
+    # the QR code, as the browser shows it, reads as the link (once the browser has drawn the last one)
+    decoded = []
+    for _ in range(20):
+        image = Image.open(io.BytesIO(dialog.locator('[data-testid="stImage"] img').screenshot()))
+        decoded = [r.text for r in zxingcpp.read_barcodes(image)]
+        if decoded == [link]:
+            break
+        page.wait_for_timeout(250)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "share-dialog.png"))
+    assert decoded == [link]
+    ctx.close()
+
+    ctx, page, errors = open_page(browser, link, {"width": 1280, "height": 900})
+    keys = set(control_keys(page))
+    assert not keys & {"pd_C", "pd_degree", "n"}, keys
+    assert {"pd_kernel", "pd_gamma", "seed"} <= keys
+    # the same view: every figure draws the same data as the view that was shared
+    assert page.evaluate(FIGURES_JS) == shown
+    assert parse_qs(urlparse(page.url).query)["pd_C"] == ["10"]
+    page.locator('[data-testid="stSidebar"]', has_text="This shared view hides 3 controls").wait_for(timeout=10_000)
+    page.screenshot(path=str(SHOTS / "shared-view-hidden-controls.png"))
+    assert not errors, errors
+    ctx.close()
+
+
+def test_charts_follow_a_dark_theme(browser, app_url):
+    ctx, page, _ = open_page(browser, f"{app_url}/primal-dual?present=true", PROJECTOR, color_scheme="dark")
+    colours = page.evaluate("""() => {
+        const app = getComputedStyle(document.querySelector('.stApp'));
+        const full = document.querySelector('.st-key-pd_boundary .js-plotly-plot')._fullLayout;
+        const probe = document.createElement('div');
+        document.body.appendChild(probe);
+        const rgb = (c) => { probe.style.color = c; return getComputedStyle(probe).color; };
+        return [app.backgroundColor, rgb(full.paper_bgcolor), rgb(full.font.color)]; }""")
+    app_bg, paper, font = colours
+    channels = [float(c) for c in app_bg[app_bg.index("(") + 1:-1].split(",")[:3]]
+    assert sum(channels) / 3 < 60, f"the app is not dark: {app_bg}"
+    assert paper == app_bg
+    assert font == "rgb(255, 255, 255)"
+    least, text = page.evaluate(PLOT_TEXT_JS)
+    assert least >= 18, f"plot text {text!r} is {least} px"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "present-dark-primal-dual.png"))
+    ctx.close()
