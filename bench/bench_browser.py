@@ -247,6 +247,13 @@ def app_page_entries():
     return [(Path(lesson.script).stem, lesson.slug, lesson.script) for lesson in LESSONS]
 
 
+# views a page opens in from its link, benched like pages: (name, url path with its query, page file, settings)
+VIEWS = [("3_primal_dual·heatmap", "primal-dual?pd_space=kernel&pd_cv=true", "lessons/3_primal_dual.py",
+          {"pd_space": "kernel", "pd_cv": True}),
+         ("3_primal_dual·1-vs-rest", "primal-dual?dataset=blobs3&pd_space=kernel", "lessons/3_primal_dual.py",
+          {"dataset": "blobs3", "pd_space": "kernel"})]
+
+
 def app_pages():
     """(file stem, url path) of the app's pages, in order."""
     return [(stem, url) for stem, url, _ in app_page_entries()]
@@ -349,7 +356,7 @@ def main():
     start = machine_state()
     if not 1 <= args.moves <= 50:
         parser.error("--moves must be in 1..50")
-    pages = app_pages()
+    pages = app_pages() + [(name, url) for name, url, _, _ in VIEWS]
     if args.pages:
         wanted = {s.strip() for s in args.pages.split(",")}
         pages = [p for p in pages if p[0].split("_")[0] in wanted]

@@ -37,7 +37,7 @@ from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_browser import Server, app_page_entries, app_pages, machine_state, print_table_head  # noqa: E402
+from bench_browser import VIEWS, Server, app_page_entries, app_pages, machine_state, print_table_head  # noqa: E402
 from bench_lecture import Session, StudentError, warm_up  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -158,13 +158,16 @@ def move_times(at, moves):
     return times
 
 
-def bench(script, page, repeats, moves):
-    """Median warm rerun (ms), move reruns (ms), figure sizes (bytes), errors."""
+def bench(script, page, repeats, moves, settings=None):
+    """Median warm rerun (ms), move reruns (ms), figure sizes (bytes), errors. settings: controls set (one rerun
+    each) after the page opened, as a view's link sets them."""
     at = AppTest.from_file(str(ROOT / script), default_timeout=TIMEOUT_S)
     at.run()
     if page is not None:
         at.switch_page(page)
         at.run()  # first visit of the page: fills its caches
+    for key, value in (settings or {}).items():
+        at.get_by_key(key).set_value(value).run()
     errors = errors_of(at)
     warm = [timed_run(at) for _ in range(repeats)]
     errors += errors_of(at)
@@ -197,6 +200,12 @@ def main():
             results[Path(page).stem] = bench("app.py", page, args.repeats, args.moves)
         except Exception as exc:  # a page that cannot even be run is a failure row, not a crash
             results[Path(page).stem] = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    for name, _, page, settings in VIEWS:
+        if page in pages:
+            try:
+                results[name] = bench("app.py", page, args.repeats, args.moves, settings)
+            except Exception as exc:
+                results[name] = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     ws, ws_nogc = {}, {}
     if not args.no_server:
         routed = [(stem, url) for stem, url in app_pages() if stem in results]
