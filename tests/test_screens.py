@@ -176,10 +176,14 @@ def test_a_shared_link_with_hidden_controls_reopens_the_view_and_its_qr_code_rea
     page.get_by_role("button", name="Share this view").click()
     dialog = page.locator('[role="dialog"]')
     dialog.wait_for(timeout=10_000)
-    for words in ("slack penalty", "polynomial degree", "number of points"):   # a part of one control's label
-        choose = dialog.locator('[data-testid="stMultiSelect"] input')
+    for words, key in (("slack penalty", "pd_C"), ("polynomial degree", "pd_degree"), ("number of points", "n")):
+        choose = dialog.locator('[data-testid="stMultiSelect"] input')   # typed: a part of the control's label
         choose.fill(words)
+        page.locator('[role="option"]').first.wait_for(timeout=10_000)   # the list filtered to that control
         choose.press("Enter")
+        # chosen (the choice reads "label · key"), also when a loaded machine is slow to show it
+        dialog.locator('[data-testid="stMultiSelect"]').get_by_text(f"· {key}", exact=False).first.wait_for(
+            timeout=10_000)
         wait_idle(page)
     dialog.get_by_text("Scan to open this view").click()   # closes the list of choices, which covers the QR code
     wait_idle(page)

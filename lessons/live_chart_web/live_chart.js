@@ -242,6 +242,8 @@ class Chart {
                              [this.step, "Step: show the next frame of the animation"],
                              [this.restart, "Reset: back to the first frame of the animation"],
                              [this.delete, "Delete points: while on, a click on one of your points removes it"],
+                             [this.png, "PNG: download this plot as an image, as it is shown now"],
+                             [this.svg, "SVG: download this plot as a vector image, as it is shown now"],
                              [this.reset, "Reset view: zoom, pan, camera and hidden legend entries"]]) {
       b.setAttribute("aria-label", `${text}, ${name}`);
       b.title = text;
