@@ -65,7 +65,7 @@ def lesson():
     page.metrics({
         "training errors, notes' plane": f"{fit.errors_notes} / {y.size}",
         "training errors, max-margin plane": f"{fit.errors} / {y.size}",
-        "margin 1/‖w‖ (lifted space)": f"{fit.margin:.4f}",
+        "margin 1/‖w‖ (lifted space)": f"{fit.margin:.4f}" if fit.margin is not None else "none: w = 0",
         "Σξᵢ (total slack)": f"{fit.xi.sum():.4f}",
     })
     st.latex(r"\text{max-margin curve: } " + fit.curve)

@@ -42,7 +42,7 @@ class Lift:
     b: float
     xi: np.ndarray           # slack ξᵢ per point
     objective: float
-    margin: float            # 1/‖w‖
+    margin: float | None     # 1/‖w‖; None when w = 0 (the lifted classes give no direction at all)
     errors: int              # training errors of the max-margin plane
     errors_notes: int        # of the notes' plane
     on_margin: np.ndarray    # indices with yᵢf(xᵢ) ≤ 1
@@ -63,8 +63,9 @@ def fit_lift(X, y, lift, C):
     # the notes' rule sign(x₁² + x₂² − 1), the same function in both lifts
     f_notes = X[:, 0] ** 2 + X[:, 1] ** 2 - 1.0
     w, b = model.coef_, float(model.intercept_)
+    norm_w = float(np.linalg.norm(w))
     return Lift(phi=phi, w=w, b=b, xi=model.slack_, objective=float(model.primal_objective_),
-                margin=1.0 / float(np.linalg.norm(w)), errors=int(np.count_nonzero(y * f <= 0)),
+                margin=1.0 / norm_w if norm_w > 0 else None, errors=int(np.count_nonzero(y * f <= 0)),
                 errors_notes=int(np.count_nonzero(y * f_notes <= 0)),
                 on_margin=np.flatnonzero(y * f <= 1.0 + MARGIN_TOL), xs=grid.x, ys=grid.y,
                 Z=model.decision_function(fm.phi(grid.points)).reshape(grid.y.size, grid.x.size),

@@ -199,3 +199,16 @@ def test_each_plane_is_drawn_where_it_cuts_the_sheet_of_lifted_points():
     u, v, s = (decode(notes[k]).astype(float) for k in "xyz")
     np.testing.assert_allclose(s, 1.0)
     np.testing.assert_allclose(-1 + u + v, 0.0, atol=1e-6)    # w = (−1, 1, 1): x₁² + x₂² = 1 on the sheet
+
+
+def test_lifted_classes_that_coincide_give_w_zero_and_no_margin_instead_of_an_error():
+    """Two blobs mirrored through the origin (blobs, noise 0, seed 36) lift by (1, x₁², x₂²) onto the same points:
+    then no plane tells the classes apart, the best is w = 0 (every point with ξ = 1), and 1/‖w‖ does not exist."""
+    at = open_page(PAGE, sidebar={"dataset": "blobs", "n": 500, "noise": 0.0, "seed": 36},
+                   widgets={"cl_data": "sidebar", "cl_C": 1.0})
+    assert not at.exception
+    X, y = page_data(at)
+    lifted = FEATURE_MAPS["circle"].phi(X)
+    # the classes' lifted points are the same set: the reason w = 0 is optimal
+    np.testing.assert_allclose(np.sort(lifted[y < 0], axis=0), np.sort(lifted[y > 0], axis=0), atol=1e-12)
+    assert metrics(at)["margin 1/‖w‖ (lifted space)"] == "none: w = 0"
