@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lessons import present, registry, share, sidebar
+from lessons import page as lesson_page, present, registry, share, sidebar
 from lessons.server import tune_process
 
 st.set_page_config(page_title="Kernel Lab", page_icon=":material/hub:", layout="wide")
@@ -12,6 +12,7 @@ page = st.navigation([
     st.Page("lessons/home.py", title="Kernel Lab", icon=":material/hub:", default=True),
     *(st.Page(lesson.script, title=registry.nav_title(lesson), url_path=lesson.slug) for lesson in registry.LESSONS),
 ])
+st.session_state[lesson_page.VIEW_PATH] = page.url_path
 share.read_hidden()
 with st.sidebar:
     present.controls(page.url_path)

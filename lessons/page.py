@@ -8,15 +8,16 @@ A section whose controls should rerun only itself is a `fragment`.
 
 import contextlib
 import functools
-from urllib.parse import urlencode
 
 import numpy as np
 import pyarrow as pa
 import streamlit as st
 
-from lessons import live_chart, present, presets, sidebar
+from lessons import live_chart, present, presets, share, sidebar
 
 _RERUN_APP = "_rerun_app"
+# the url path of the page this session shows, set by app.py on every run (a fragment rerun keeps it)
+VIEW_PATH = "_view_path"
 
 
 def presenting():
@@ -170,11 +171,9 @@ def code(title, source, text=None, columns=None, **table_kwargs):
 
 
 def link():
-    """This view's link: the page's address with every setting that differs from its default (lessons/widgets.py
-    keeps them in the query string) and the student's points (?pts=). Opening it restores the whole scene."""
-    base = (st.context.url or "").split("?", 1)[0]
-    query = urlencode(st.query_params.to_dict())
-    return base + "?" + query if query else base
+    """This view's link, as Share makes it (lessons/share.py): the page's address with every setting that differs
+    from its default and the student's points (?pts=). Opening it restores the whole scene."""
+    return share.view_link(st.session_state.get(VIEW_PATH, ""))
 
 
 def reproduce(key, what, make, *args):

@@ -40,6 +40,12 @@ def app_base(url, path):
     return url[:-len(suffix)] if path.strip("/") and url.endswith(suffix) else url
 
 
+def view_link(path, hide=()):
+    """The link of the view this session shows on the page at `path`: Share's link, and the address a Reproduce
+    script names."""
+    return share_link(app_base(st.context.url or FALLBACK_BASE, path), path, st.query_params.to_dict(), hide)
+
+
 def qr_png(link, *, scale=6):
     """The link as a QR code, a PNG (dark modules on white with the standard 4-module quiet zone), error
     correction level M: readable from a projected screen across a room."""
@@ -88,7 +94,7 @@ def dialog(path):
                           format_func=lambda key: f"{choices[key]} · {key}", key="share_hide",
                           placeholder="none: every control is shown")
     hide = [key for key in choices if key in hide]   # in the schema's order, whatever the order of choosing
-    link = share_link(app_base(st.context.url or FALLBACK_BASE, path), path, st.query_params.to_dict(), hide)
+    link = view_link(path, hide)
     st.code(link, language=None, wrap_lines=True)
     st.image(qr_png(link), caption="Scan to open this view", width="content")
 
