@@ -81,7 +81,7 @@ def primal_dual_figure(xs, ys, Z_dual, X, y, *, Z_primal=None, free_sv=None, bou
         # decision_figure's traces before its overlays: the field, the three lines, the two classes, the rings
         pair_trace = 1 + len(LINE_TRACES) + 2 + sum(idx is not None and len(idx) > 0 for idx in (free_sv, bounded_sv))
 
-        def frames():
+        def with_pairs():
             Z, labels, working_sets = replay()
             made = boundary_frames(xs, ys, list(Z), labels)
             for frame, working_set in zip(made, working_sets):
@@ -89,6 +89,8 @@ def primal_dual_figure(xs, ys, Z_dual, X, y, *, Z_primal=None, free_sv=None, bou
                 frame["traces"].append(pair_trace)
                 frame["data"].append(dict(type="scatter", x=px, y=py))
             return made
+
+        frames = with_pairs
 
     if Z_primal is not None:
         (zero,) = level_sets(xs, ys, Z_primal, (0.0,))

@@ -8,7 +8,7 @@ import pytest
 
 from datasets.upload import read_points_csv
 from lessons import points
-from test_browser import SHOTS, open_lesson, slider_step, wait_idle
+from test_browser import SHOTS, open_lesson, wait_idle
 
 pytestmark = pytest.mark.browser
 

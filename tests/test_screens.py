@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from PIL import Image
 
-from test_browser import FIGURES_JS, PAGES, SHOTS, plot_box, points_in_url, wait_for_points, wait_idle
+from test_browser import FIGURES_JS, PAGES, SHOTS, plot_box, wait_for_points, wait_idle
 
 pytestmark = pytest.mark.browser
 
