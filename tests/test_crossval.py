@@ -3,6 +3,8 @@ warm starts against cold fits, and one-vs-rest against OneVsRestClassifier(SVC).
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.model_selection import cross_val_score
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
@@ -106,3 +108,50 @@ def test_one_vs_rest_predicts_as_sklearn_one_vs_rest_svc(kernel, C, gamma):
     np.testing.assert_allclose(ours.decision_function(P), theirs.decision_function(P), atol=1e-6)
     np.testing.assert_array_equal(ours.predict(P), theirs.predict(P))
     np.testing.assert_array_equal(ours.classes_, theirs.classes_)
+
+
+def _dualsvm_fold_accuracies(X, y, kernel, C, gamma, folds, fit_intercept, margin=None):
+    """Each fold's validation accuracy of a cold DualSVM fit to 1e-9 on the fold's own points; margin: a list that
+    receives the smallest |f| of the validation points."""
+    out = []
+    for tr, va in folds:
+        model = DualSVM(kernel, C=C, gamma=gamma, degree=3, coef0=1.0, fit_intercept=fit_intercept,
+                        tol=1e-9).fit(X[tr], y[tr])
+        f = model.decision_function(X[va])
+        out.append(np.mean(np.where(f > 0, 1.0, -1.0) == y[va]))
+        if margin is not None:
+            margin.append(np.abs(f).min())
+    return np.array(out)
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_the_batched_fits_are_dualsvms_cold_fits_cell_by_cell(moons, fit_intercept):
+    """The (fold, γ) problems solved side by side, warm along C: every fold of every cell as a cold DualSVM fit."""
+    X, y = moons
+    Cs, gammas = [0.1, 3.16, 100.0], [0.316, 3.16]
+    grid = cv_grid(X, y, "rbf", Cs=Cs, gammas=gammas, k=4, seed=2, fit_intercept=fit_intercept)
+    folds = fold_indices(y, 4, seed=2)
+    for i, C in enumerate(Cs):
+        for j, gamma in enumerate(gammas):
+            expected = _dualsvm_fold_accuracies(X, y, "rbf", C, gamma, folds, fit_intercept)
+            np.testing.assert_array_equal(grid.fold_validation[:, j, i], expected, err_msg=f"C={C}, γ={gamma}")
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(12, 40), noise=st.floats(0.05, 0.6),
+       kernel=st.sampled_from(["rbf", "poly", "laplacian"]),
+       Cs=st.lists(st.sampled_from(list(C_VALUES)), min_size=1, max_size=3, unique=True),
+       gamma=st.sampled_from(list(GAMMA_VALUES[:12])))
+def test_any_grid_is_dualsvms_cold_fits(seed, n, noise, kernel, Cs, gamma):
+    X, y = datasets.DATASETS["moons"](n, noise=noise, random_state=seed)
+    grid = cv_grid(X, y, kernel, Cs=Cs, gammas=[gamma, 2 * gamma], k=3, seed=seed)
+    folds = fold_indices(y, 3, seed=seed)
+    for i, C in enumerate(sorted(Cs)):
+        column = grid.fold_validation[:, 0, list(grid.Cs).index(C)]
+        if np.isnan(column).any():
+            continue        # a fit that did not converge is blank, not a number to compare
+        margin = []
+        expected = _dualsvm_fold_accuracies(X, y, kernel, C, gamma, folds, True, margin)
+        if min(margin) < 1e-4:
+            continue        # a validation point on the boundary, where a fit to tol 1e-6 may put it either side
+        np.testing.assert_array_equal(column, expected, err_msg=f"C={C}")
