@@ -57,21 +57,27 @@ class KernelPerceptron:
         n = X.shape[0]
 
         alpha = np.zeros(n, dtype=np.int64)
-        # f_t = Σ_i α_i y_i K(x_i, x_t) for every t, kept current: a mistake on t adds y_t K(x_t, ·), so a visit
-        # reads one number and only a mistake costs a pass over the data
+        # f_t = Σ_i α_i y_i K(x_i, x_t) for every t, kept current: a mistake on t adds y_t K(x_t, ·). Between two
+        # mistakes f does not change, so the next mistake of the epoch is the first t ahead with y_t f_t <= 0: one
+        # numpy search per mistake instead of a Python step per visit (the same mistakes, in the same order)
         f = np.zeros(n)
         ys = y.tolist()
         mistakes, snapshots, log = [], [], []
         converged = False
         for epoch in range(1, max_epochs + 1):
-            count = 0
-            for t in range(n):
-                if ys[t] * f.item(t) <= 0.0:  # a mistake, f taken before the update
-                    alpha[t] += 1
-                    f += ys[t] * K[t]     # K symmetric: row t is K(x_t, x_i) for all i
-                    count += 1
-                    if len(log) < MISTAKE_LOG:
-                        log.append((epoch, t))
+            count = t = 0
+            while t < n:
+                wrong = y[t:] * f[t:] <= 0.0          # a mistake, f taken before the update
+                k = int(wrong.argmax())
+                if not wrong[k]:
+                    break
+                t += k
+                alpha[t] += 1
+                f += ys[t] * K[t]         # K symmetric: row t is K(x_t, x_i) for all i
+                count += 1
+                if len(log) < MISTAKE_LOG:
+                    log.append((epoch, t))
+                t += 1
             mistakes.append(count)
             snapshots.append(alpha.copy())
             if count == 0:
