@@ -3,7 +3,8 @@
 Format: one point per line, three comma-separated numbers ``x1,x2,y``; an optional first line that is
 exactly the header ``x1,x2,y``; blank lines are skipped. Coordinates are finite, at most
 MAX_ABS_COORD in size, and rounded to DECIMALS places (the precision the URL keeps, so a reload
-shows the same points). Labels are -1/+1, or 0/1 throughout (read as 0 -> -1, 1 -> +1).
+shows the same points). Labels are -1/+1, or 0/1 throughout (read as 0 -> -1, 1 -> +1); 2 is the third class
+(one-vs-rest on lesson 3; the binary lessons leave its points out), with -1/+1 only.
 One class alone is accepted: the points may be added to a dataset that has the other.
 
 Reading stops as soon as a limit is passed: at most max_bytes bytes are ever read from the
@@ -100,8 +101,9 @@ def _point(fields, number):
         if abs(value) > MAX_ABS_COORD:
             raise ValueError(f"Line {number}: {name} = {value:g} is outside [-{MAX_ABS_COORD:g}, {MAX_ABS_COORD:g}]; "
                              "rescale the data into that window.")
-    if y not in (-1.0, 0.0, 1.0):
-        raise ValueError(f"Line {number}: the label y = {fields[2]} must be -1 or +1 (or 0 and 1 throughout).")
+    if y not in (-1.0, 0.0, 1.0, 2.0):
+        raise ValueError(f"Line {number}: the label y = {fields[2]} must be -1 or +1 (or 0 and 1 throughout), "
+                         "or 2 for a third class.")
     # + 0.0 turns a rounded -0.0 into 0.0
     return round(x1, DECIMALS) + 0.0, round(x2, DECIMALS) + 0.0, int(y)
 
@@ -117,7 +119,7 @@ def read_points_csv(source, *, max_rows, max_bytes):
     Raises ValueError for anything else, saying what was found: more than max_bytes bytes or
     max_rows points, binary or non-UTF-8 content, a header other than x1,x2,y, a row without
     exactly three fields, a field that is not a plain finite number, a coordinate outside
-    [-MAX_ABS_COORD, MAX_ABS_COORD], a label other than -1/+1 (or 0/1), or no point at all.
+    [-MAX_ABS_COORD, MAX_ABS_COORD], a label other than -1/+1/2 (or 0/1), or no point at all.
     """
     text = _read_text(source, max_bytes)
     points, header = [], False
@@ -142,9 +144,9 @@ def read_points_csv(source, *, max_rows, max_bytes):
         raise ValueError("The file has a header but no points; add lines x1,x2,y such as 0.5,-1.2,1."
                          if header else "The file has no points; it needs lines x1,x2,y such as 0.5,-1.2,1.")
     labels = {y for _, _, y in points}
-    if {-1, 0} <= labels:
+    if {-1, 0} <= labels or {0, 2} <= labels:
         raise ValueError(f"The labels mix {', '.join(f'{v:+d}' if v else '0' for v in sorted(labels))}; use -1 and +1 "
-                         "(or 0 and 1) throughout.")
+                         "(or 0 and 1) throughout, and 2 for a third class only with -1 and +1.")
     labels_01 = 0 in labels
     if labels_01:
         points = [(x1, x2, 1 if y == 1 else -1) for x1, x2, y in points]

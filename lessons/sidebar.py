@@ -127,7 +127,7 @@ def _upload_control():
     st.file_uploader("Upload points (CSV x1,x2,y; replaces your points)", type="csv", key=key,
                      on_change=_load_upload, args=(key,),
                      help=f"One point per line: x1,x2,y with |x1|, |x2| ≤ {MAX_ABS_COORD:g} and y = −1 or +1 "
-                          f"(0/1 are read as −1/+1). A first line x1,x2,y is allowed. At most {MAX_USER_POINTS} "
+                          f"(0/1 are read as −1/+1), or 2 for a third class (lesson 3's one-vs-rest). A first line x1,x2,y is allowed. At most {MAX_USER_POINTS} "
                           f"points; coordinates are rounded to {DECIMALS} decimals, as in the link.")
     kind, text = st.session_state.get("upload_message", (None, None))
     if kind == "error":

@@ -111,9 +111,14 @@ def test_coordinates_on_the_window_edge_are_accepted():
     assert read(f"{MAX_ABS_COORD},{-MAX_ABS_COORD},1".encode()).points == ((MAX_ABS_COORD, -MAX_ABS_COORD, 1),)
 
 
-@pytest.mark.parametrize("label", ["2", "0.5", "-2", "1.5", "+3"])
-def test_labels_other_than_plus_minus_one_are_refused(label):
+@pytest.mark.parametrize("label", ["0.5", "-2", "1.5", "+3", "2.5"])
+def test_labels_other_than_plus_minus_one_or_two_are_refused(label):
     assert f"the label y = {label} must be -1 or +1" in refusal(f"1,1,{label}".encode())
+
+
+def test_the_third_class_is_read_with_minus_one_plus_one_but_not_with_zero_one():
+    assert read(b"0,0,-1\n1,1,1\n2,2,2\n").points == ((0.0, 0.0, -1), (1.0, 1.0, 1), (2.0, 2.0, 2))
+    assert "The labels mix 0, +1, +2" in refusal(b"0,0,0\n1,1,1\n2,2,2\n")
 
 
 def test_zero_one_labels_are_read_as_minus_one_plus_one_and_flagged():
@@ -379,7 +384,7 @@ HOSTILE_UPLOADS = {
     "text in numbers": b"1,one,1\n",
     "nan": b"nan,1,1\n",
     "inf": b"1,1e999,1\n",
-    "bad label": b"1,1,2\n",
+    "bad label": b"1,1,3\n",
     "latin-1": "é,1,1".encode("latin-1"),
     "a million rows": b"0.5,0.5,1\n" * 10**6,
     "201 rows": b"0.5,0.5,1\n" * 201,
