@@ -53,6 +53,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from lessons.background import WAITING  # noqa: E402
 PYTHON = sys.executable
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -264,6 +265,8 @@ def wait_loaded(page, mode):
                            timeout=LOAD_TIMEOUT_S * 1e3)
     if mode == "plotly":
         page.wait_for_selector('[data-testid="stMain"] .js-plotly-plot', timeout=LOAD_TIMEOUT_S * 1e3)
+        # a view whose result is computed in the background (lessons/background.py) is loaded when it is drawn
+        page.wait_for_selector(f".st-key-{WAITING}", state="detached", timeout=LOAD_TIMEOUT_S * 1e3)
     settle(page, after=None, timeout=MOVE_TIMEOUT_S)
 
 

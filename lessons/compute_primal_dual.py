@@ -15,6 +15,7 @@ from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.kernels import KernelSpec
 from kernel_core.mercer import fails_mercer
+from lessons import background
 from lessons.caught import caught_warnings
 from lessons.memo import memo
 from lessons.state import C_VALUES, GAMMA_VALUES
@@ -250,17 +251,34 @@ def margin(d):
     return f"{1.0 / d.norm_w:.4f}" if d.norm_w > 0 and not d.psd_violated else "—"
 
 
+def _cv_options(degree, coef0, offset, seed):
+    """crossval.cv_grid's options for the lesson's grid: the sliders' C and γ values, CV_FOLDS folds."""
+    return dict(Cs=C_VALUES, gammas=GAMMA_VALUES, k=CV_FOLDS, seed=seed, degree=degree, coef0=coef0,
+                fit_intercept=offset)
+
+
 @memo(max_entries=16)
 def _cv_grid(X, y, kernel_name, degree, coef0, offset, seed):
-    return crossval.cv_grid(X, y, kernel_name, Cs=C_VALUES, gammas=GAMMA_VALUES, k=CV_FOLDS, seed=seed, degree=degree,
-                            coef0=coef0, fit_intercept=offset)
+    return crossval.cv_grid(X, y, kernel_name, **_cv_options(degree, coef0, offset, seed))
 
 
-def validation_grid(X, y, kernel, offset, seed):
+def validation_grid(X, y, kernel, offset, seed, *, owner=None):
     """k-fold cross-validated accuracy over the whole C × γ grid of the sliders (kernel_core.crossval.cv_grid),
     memoized by what it depends on: the data, the kernel without its γ, the offset and the folds' seed. The
-    current C and γ are not part of the key, so moving either slider reuses the grid."""
-    return _cv_grid(X, y, kernel.name, kernel.degree, kernel.coef0, offset, seed)
+    current C and γ are not part of the key, so moving either slider reuses the grid.
+
+    owner: the asking session's state. The grid is then computed in the background process (lessons/background.py)
+    unless it is remembered, and this returns None until it is there."""
+    args = (X, y, kernel.name, kernel.degree, kernel.coef0, offset, seed)
+    if owner is None:
+        return _cv_grid(*args)
+    grid = _cv_grid.peek(*args)
+    if grid is None:
+        grid = background.result(_cv_grid.key(*args), owner, crossval.cv_grid, X, y, kernel.name,
+                                 **_cv_options(kernel.degree, kernel.coef0, offset, seed))
+        if grid is not None:
+            grid = _cv_grid.remember(grid, *args)
+    return grid
 
 
 @memo(max_entries=32)

@@ -5,7 +5,7 @@ current point. Computed only while its toggle (pd_cv, in the link) is on; the gr
 import numpy as np
 import streamlit as st
 
-from lessons import page, widgets
+from lessons import background, page, widgets
 from lessons.compute_primal_dual import CV_FOLDS, CV_SOURCE, validation_figures, validation_grid
 from lessons.state import C_VALUES, GAMMA_VALUES
 
@@ -17,20 +17,42 @@ def set_cell(row, column, state=None):
                                                           pd_hard=False)
 
 
+@st.fragment(run_every=background.POLL_S)
+def _waiting(ready, message):
+    """While the heatmap is computed in the background (lessons/background.py): `message`, looked at again every
+    POLL_S seconds; once ready() gives the grid (or raises: the page then shows why), the whole page reruns."""
+    try:
+        done = ready() is not None
+    except ValueError:
+        done = True
+    if done:
+        st.rerun(scope="app")
+    with st.container(key=background.WAITING):
+        st.info(message, icon=":material/hourglass_top:")
+
+
 def validation_section(X, y, kernel, offset, C):
     if not widgets.toggle(f"validation heatmap: {CV_FOLDS}-fold cross-validated accuracy over C × γ", "pd_cv",
                           help="Fits the SVM on every cell of the C and γ sliders' grids, once per fold: computed "
                                "when you switch this on, then kept for everyone with the same data and kernel."):
         return
     seed = int(st.session_state["seed"])
-    with st.spinner(f"Fitting {len(C_VALUES) * len(GAMMA_VALUES) * CV_FOLDS:,} SVMs "
-                    f"({len(C_VALUES)} C × {len(GAMMA_VALUES)} γ × {CV_FOLDS} folds)…"):
-        try:
-            grid = validation_grid(X, y, kernel, offset, seed)
-        except ValueError as exc:
-            page.show_error(exc, stop=False)
-            return
-        heatmap, curves = validation_figures(X, y, kernel, offset, seed, C)
+
+    def grid_now():
+        return validation_grid(X, y, kernel, offset, seed, owner=st.session_state)
+
+    try:
+        grid = grid_now()
+    except ValueError as exc:
+        page.show_error(exc, stop=False)
+        return
+    if grid is None:
+        _waiting(grid_now, f"Fitting {len(C_VALUES) * len(GAMMA_VALUES) * CV_FOLDS:,} SVMs ({len(C_VALUES)} C × "
+                           f"{len(GAMMA_VALUES)} γ × {CV_FOLDS} folds) for these data and this kernel. They run beside "
+                           "the lab at a lower priority than everyone's moves, so the rest of the page stays live; the "
+                           "heatmap appears here when they are done.")
+        return
+    heatmap, curves = validation_figures(X, y, kernel, offset, seed, C)
     best = np.unravel_index(np.nanargmax(grid.validation), grid.validation.shape) \
         if np.isfinite(grid.validation).any() else None
     blank = int(np.count_nonzero(np.isnan(grid.validation)))

@@ -8,6 +8,7 @@ a newline, then the figure's JSON."""
 
 import base64
 import json
+import time
 from pathlib import Path
 
 import numpy as np
@@ -47,6 +48,18 @@ def open_page(page, *, sidebar=None, state=None, widgets=None):
 
 
 CHART_COMPONENT = "kernel_lab.live_chart"
+
+
+def until_drawn(at, key, timeout=120.0):
+    """at, rerun (as the page's waiting box does every second in a browser) until the chart `key` is drawn: a result
+    computed in the background process (lessons/background.py) reaches the page on a later run."""
+    deadline = time.monotonic() + timeout
+    while not any(e.proto.id.endswith(f"-{key}") for e in chart_elements(at)):
+        assert not at.exception, at.exception
+        assert time.monotonic() < deadline, f"the chart {key} was not drawn within {timeout:.0f} s"
+        time.sleep(0.1)
+        at.run()
+    return at
 
 
 def replays(*keys):

@@ -11,7 +11,7 @@ import json
 import plotly.graph_objects as go
 import pytest
 
-from pageutil import figures, lesson_pages, open_page
+from pageutil import figures, lesson_pages, open_page, until_drawn
 
 # every lesson at its defaults, and the other modes of some
 CASES = [(page, {}, None) for page in lesson_pages()] + [
@@ -42,7 +42,10 @@ def meaningful(spec):
 @pytest.mark.parametrize("page, widgets, state", CASES, ids=[f"{p.split('/')[-1][:-3]}-{w or s or 'default'}"
                                                             for p, w, s in CASES])
 def test_every_figure_is_what_validation_would_make_of_it(page, widgets, state):
-    specs = figures(open_page(page, widgets=widgets, state=state))
+    at = open_page(page, widgets=widgets, state=state)
+    if widgets.get("pd_cv"):
+        until_drawn(at, "pd_cv_heatmap")
+    specs = figures(at)
     assert specs
     for text in specs:
         sent = json.loads(text)

@@ -15,7 +15,7 @@ from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.svm import DualSVM, PrimalSVM
 from pageutil import (chart, chart_elements, chart_options, decode, farthest, figures, frame_data, metrics, open_page,
-                      page_data, replays, table)
+                      page_data, replays, table, until_drawn)
 
 PAGE = "lessons/3_primal_dual.py"
 DUAL_TOL = 1e-9   # the page's SMO tolerance
@@ -280,7 +280,7 @@ def test_the_replay_travels_only_once_the_student_asks_for_it():
 # ---------------------------------------------------------------- the validation heatmap (kernel mode, pd_cv)
 
 def cv_page():
-    return open_page(PAGE, widgets={"pd_space": "kernel", "pd_cv": True})
+    return until_drawn(open_page(PAGE, widgets={"pd_space": "kernel", "pd_cv": True}), "pd_cv_heatmap")
 
 
 def test_validation_heatmap_is_the_cores_grid_and_a_cell_click_sets_both_sliders_and_the_link(monkeypatch):

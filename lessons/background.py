@@ -1,0 +1,124 @@
+"""Work too heavy for a rerun in a lecture, computed beside the server instead of in it.
+
+Lesson 3's validation heatmap is 1 785 SVM fits: a third of a second on 100 points, seconds to tens of seconds on
+a few hundred. Run in the script's thread it holds the worker's interpreter that long, and every student served
+by that worker waits. So it runs in a separate process (one per server process, started on first use, with
+nothing but numpy and kernel_core imported) at the lowest CPU priority (nice 19): it gets the CPU the room's moves
+leave over and never delays one of them. The page shows that it is computing and looks again every POLL_S
+seconds (lessons/cv_view.py, a fragment that reruns itself) until the result is there. No Streamlit here: the
+compute modules that use it stay importable alone.
+
+A session that asks for another result while its previous one is still queued cancels that one: a student who
+changes the data three times waits for one heatmap, not four.
+"""
+
+import collections
+import ctypes
+import functools
+import multiprocessing
+import os
+import signal
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+POLL_S = 1.0
+WAITING = "background_wait"  # the key of the box a page shows while it waits (a page is complete without one)
+NICE = 19
+MAX_JOBS = 64     # results not yet collected (and failures kept for their message)
+_PR_SET_PDEATHSIG = 1
+
+_lock = threading.RLock()
+_executor = None
+_jobs = {}                   # key -> the Future a page polls, until its result is collected
+_queue = collections.deque()  # (key, fn, args, kwargs) not yet handed to the process
+_busy = False                # the process is computing a job (it is given one at a time, so queued ones can be dropped)
+
+
+def _lowest_priority():
+    """In the worker process: the lowest CPU priority, and (Linux) a SIGTERM when the server process dies, so that
+    no computation outlives the app."""
+    os.nice(NICE)
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
+def _pool():
+    global _executor
+    if _executor is None:
+        _executor = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_lowest_priority)
+    return _executor
+
+
+def _dispatch():
+    """Hand the next job still wanted to the process, if it is idle (under _lock)."""
+    global _busy, _executor
+    while not _busy and _queue:
+        key, fn, args, kwargs = _queue.popleft()
+        job = _jobs.get(key)
+        if job is None or not job.set_running_or_notify_cancel():
+            continue                            # dropped while it waited
+        try:
+            work = _pool().submit(fn, *args, **kwargs)
+        except BrokenProcessPool:               # the process died (killed): a new one
+            _executor = None
+            work = _pool().submit(fn, *args, **kwargs)
+        _busy = True
+        work.add_done_callback(functools.partial(_finished, job))
+
+
+def _finished(job, work):
+    global _busy, _executor
+    error = work.exception()
+    if error is None:
+        job.set_result(work.result())
+    else:
+        job.set_exception(error)
+    with _lock:
+        if isinstance(error, BrokenProcessPool):
+            _executor = None
+        _busy = False
+        _dispatch()
+
+
+def pending():
+    """Whether any job is queued or running (or done and not yet collected by its page)."""
+    with _lock:
+        return any(not job.done() for job in _jobs.values()) or bool(_queue)
+
+
+def result(key, owner, fn, *args, **kwargs):
+    """fn(*args, **kwargs)'s result once the background process has computed it, else None (it is then queued or
+    running). key: what identifies the result (the caller's memo key); owner: a dict of the asking session (its
+    session state) where its last key is kept, so that its previous job is dropped if it is still queued. fn must be
+    importable by name (a module-level function of kernel_core). An exception of fn is raised here, each time this
+    key is asked for (it is not computed again)."""
+    with _lock:
+        job = _jobs.get(key)
+        if job is None or job.cancelled():
+            if len(_jobs) >= MAX_JOBS:      # failed jobs kept for their message: the oldest go first
+                for stale in [k for k, f in _jobs.items() if f.done()][:len(_jobs) - MAX_JOBS + 1]:
+                    del _jobs[stale]
+            job = _jobs[key] = Future()
+            _queue.append((key, fn, args, kwargs))
+        previous = owner.get("_background_key")
+        if previous != key:
+            old = _jobs.get(previous)
+            if old is not None and old.cancel():
+                del _jobs[previous]
+            owner["_background_key"] = key
+        _dispatch()
+    if not job.done():
+        return None
+    try:
+        value = job.result()
+    except BrokenProcessPool:
+        with _lock:
+            _jobs.pop(key, None)
+        return None                          # asked again, it is computed again by a new process
+    with _lock:
+        _jobs.pop(key, None)
+    return value

@@ -1,0 +1,66 @@
+"""lessons/background.py: heavy results computed in a separate process at the lowest priority, one per server
+process; a session's queued job is dropped when it asks for another; an error is the page's to show; the process
+does not outlive the server."""
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from lessons import background
+from pageutil import ROOT
+
+
+def wait(key, owner, fn, *args, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while (value := background.result(key, owner, fn, *args)) is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    return value
+
+
+def test_the_work_runs_in_another_process_at_the_lowest_priority():
+    owner = {}
+    assert wait(("pid",), owner, os.getpid) != os.getpid()
+    assert wait(("nice",), owner, os.nice, 0) == background.NICE      # os.nice(0) is the current niceness
+    assert owner["_background_key"] == ("nice",)
+
+
+def test_a_sessions_queued_job_is_dropped_when_it_asks_for_another():
+    busy, owner = {}, {}
+    assert background.result(("busy",), busy, os.system, "sleep 1") is None  # the one process is busy for a second
+    assert background.result(("first",), owner, os.getpid) is None         # queued behind it
+    first = background._jobs[("first",)]
+    assert background.result(("second",), owner, os.getpid) is None        # the student moved on
+    assert first.cancelled() and ("first",) not in background._jobs
+    assert wait(("second",), owner, os.getpid) != os.getpid()
+    assert wait(("busy",), busy, os.system, "sleep 1") == 0
+
+
+def test_an_error_is_raised_each_time_it_is_asked_for_and_not_computed_again():
+    owner = {}
+    with pytest.raises(ValueError, match="invalid literal"):
+        wait(("bad",), owner, int, "not a number")
+    failed = background._jobs[("bad",)]
+    with pytest.raises(ValueError, match="invalid literal"):
+        background.result(("bad",), owner, int, "not a number")
+    assert background._jobs[("bad",)] is failed
+
+
+def test_the_process_ends_with_the_server():
+    script = ("import os, sys, time\n"
+              "from lessons import background\n"
+              "background.result(('pid',), {}, os.getpid)\n"
+              "time.sleep(3)\n"
+              "print(background.result(('pid',), {}, os.getpid), flush=True)\n"
+              "background.result(('sleep',), {}, time.sleep, 60)\n"
+              "time.sleep(0.5)\n"
+              "os._exit(0)\n")                     # no clean shutdown: as a killed server
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    child = int(out.stdout.split()[-1])
+    deadline = time.monotonic() + 10
+    while os.path.exists(f"/proc/{child}") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not os.path.exists(f"/proc/{child}"), "the background process outlived the server"
