@@ -42,7 +42,8 @@ Columns: moves/s = moves completed / the moving phase's wall time; p50/p95 of mo
 connection that fails or closes, a rerun slower than --timeout, an exception element, page_not_found,
 a compile error, a missing affinity cookie behind the balancer); peak RSS = the sum of every server
 process's VmHWM (workers and HAProxy); CPU/move = the server processes' utime + stime over the moving
-phase (from /proc/<pid>/stat) / moves; the machine's load average and CPU steal over that row's run.
+phase (from /proc/<pid>/stat; every process of a server's tree, the background process that computes lesson 3's
+heatmap included) / moves; the machine's load average and CPU steal over that row's run.
 
 Budget per target: zero errors, p95 move latency <= 1000 ms.
 
@@ -529,6 +530,13 @@ class Balancer:
             os.unlink(self.log.name)
 
 
+def server_pids(server):
+    """The processes of a server: lecture.sh's tree (balancer, workers), or a Streamlit process and its children."""
+    if isinstance(server, Balancer):
+        return server.pids()
+    return [server.proc.pid] + descendants(server.proc.pid)
+
+
 def run_lecture(target, pages, args):
     """One lecture against `target`; returns its record, server CPU and memory."""
     machine_at_start = machine_state()
@@ -548,7 +556,7 @@ def run_lecture(target, pages, args):
                                           with_cookie))
             if target != "per-page":
                 break
-        pids = [p for s in servers for p in (s.pids() if isinstance(s, Balancer) else [s.proc.pid])]
+        pids = [p for s in servers for p in server_pids(s)]
         rng = random.Random(args.seed)
         # as many students on each page (±1), joining in random order: who joins next says nothing of
         # the page, so the balancer's worker choice does not either
@@ -574,15 +582,18 @@ def run_lecture(target, pages, args):
         for th in threads:  # in-flight reruns finish or time out within args.timeout
             th.join(timeout=max(0.1, t0 + args.duration + args.timeout + 5 - time.monotonic()))
         elapsed = time.monotonic() - t0
-        cpu = {p: proc_cpu_s(p) - cpu0[p] for p in pids}
+        # every process of the servers, those started during the run too (lessons/background.py's, for one)
+        pids_at_end = {k: server_pids(s) for k, s in enumerate(servers)}
+        cpu = {p: proc_cpu_s(p) - cpu0.get(p, 0.0) for p in set(pids).union(*pids_at_end.values())}
         stuck = sum(th.is_alive() for th in threads)
         if stuck:
             lecture.errors[f"{stuck} student thread(s) still running at the end"] += 1
-        pids_now = [p for s in servers for p in (s.pids() if isinstance(s, Balancer) else [s.proc.pid])]
-        if sorted(pids_now) != sorted(pids):
+        pids_now = [p for s in servers for p in server_pids(s)]
+        if not set(pids) <= set(pids_now):
             lecture.errors["a server process exited or was restarted during the run"] += 1
         hwm = sum(proc_status_kb(p, "VmHWM") for p in pids_now)
-        page_cpu = {pages[k][0]: cpu[s.proc.pid] for k, s in enumerate(servers)} if target == "per-page" else {}
+        page_cpu = ({pages[k][0]: sum(cpu[p] for p in pids_at_end[k]) for k in range(len(servers))}
+                    if target == "per-page" else {})
     finally:
         for s in reversed(servers):
             s.__exit__(None, None, None)

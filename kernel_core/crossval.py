@@ -271,9 +271,9 @@ def _batches(grams, y, folds):
                          np.array([y[t] for t in tr]), np.array([y[u] for u in va]))
 
 
-def _polish_batch(K, y, C, alpha, v):
-    """kernel_core.dual.polish (with the offset) on a batch: active-set steps from alpha (P, m), each solving every
-    problem's face system at once (the faces padded to the largest with identity rows). alpha and v advance in
+def _polish_batch(K, y, C, alpha, v, fit_intercept=True):
+    """kernel_core.dual.polish on a batch: active-set steps from alpha (P, m), each solving every problem's face
+    system at once (the faces padded to the largest with identity rows; without the offset, b's row too). alpha and v advance in
     place. Returns a mask of the problems it kept exact: one whose face system was singular or solved inaccurately,
     or whose Σ αᵢyᵢ drifted, is marked False and left where it was (fit_dual's own polish handles those)."""
     P, m = y.shape
@@ -299,7 +299,10 @@ def _polish_batch(K, y, C, alpha, v):
         rows_F = K[idx[:, None], F]                                  # (p, s, m) the rows K[F, :]
         A = np.zeros((idx.size, s + 1, s + 1))
         A[:, :s, :s] = yF[:, :, None] * np.take_along_axis(rows_F, F[:, None, :], axis=2) * yF[:, None, :]
-        A[:, :s, s] = A[:, s, :s] = yF
+        if fit_intercept:
+            A[:, :s, s] = A[:, s, :s] = yF
+        else:
+            A[:, s, s] = 1.0                                         # b = 0
         pad = np.flatnonzero(~valid.ravel())
         A[pad // s, pad % s, pad % s] = 1.0
         r = np.zeros((idx.size, s + 1))
@@ -337,15 +340,16 @@ def _polish_batch(K, y, C, alpha, v):
         going[idx[at_optimum[done]]] = False
         rel[at_optimum[~done]] = best[~done]
         alpha[idx], released[idx] = np.clip(al, 0.0, C), rel
-    good &= np.abs(np.einsum("pi,pi->p", alpha, y)) <= 1e-12 * (1.0 + alpha.sum(axis=1))
+    if fit_intercept:
+        good &= np.abs(np.einsum("pi,pi->p", alpha, y)) <= 1e-12 * (1.0 + alpha.sum(axis=1))
     return good
 
 
 def _fit_batch(batch, C, alpha0, fit_intercept, polish):
     """Every problem of the batch at this C, to CV_TOL: from alpha0 (P, m) (each row feasible for C, or zero), or
     from the better in the dual objective of alpha0 and alpha0 · C / max alpha0 (as fit_dual starts); batched SMO
-    to BATCH_TARGET (at most BATCH_STEPS passes, while more than BATCH_MIN problems are going), then with the
-    offset one batched active-set polish, kept where it raised the dual objective; then fit_dual (SMO's rounds and
+    to BATCH_TARGET (at most BATCH_STEPS passes, while more than BATCH_MIN problems are going), then one batched
+    active-set polish, kept where it did not lower the dual objective; then fit_dual (SMO's rounds and
     polish) for the problems whose KKT gap is still above CV_TOL.
     Returns (alpha, b, converged, steps); a row's alpha is zero where it did not converge."""
     y, K = batch.y, batch.K
@@ -362,10 +366,10 @@ def _fit_batch(batch, C, alpha0, fit_intercept, polish):
         steps = _smo_batch(K, y, C, alpha, v, max(CV_TOL, BATCH_TARGET), BATCH_STEPS, fit_intercept, BATCH_MIN)
         v = _gradient(K, y, alpha)                           # exact, as dual.solve leaves it after a round
         gap = _gaps(alpha, y, v, C, fit_intercept)
-        rest = np.flatnonzero(gap > CV_TOL) if fit_intercept else np.empty(0, dtype=int)
+        rest = np.flatnonzero(gap > CV_TOL)
         if rest.size:
             polished, v_polished = alpha[rest], v[rest]
-            good = _polish_batch(K[rest], y[rest], C, polished, v_polished)
+            good = _polish_batch(K[rest], y[rest], C, polished, v_polished, fit_intercept)
             v_polished = _gradient(K[rest], y[rest], polished)
             before = _objective(alpha[rest], y[rest], v[rest])
             good &= _objective(polished, y[rest], v_polished) >= before - 1e-12 * (1.0 + np.abs(before))
