@@ -67,7 +67,8 @@ def validation_section(X, y, kernel, offset, C):
         page.cell_chart(heatmap, key="pd_cv_heatmap", shape=grid.validation.shape, on_cell=set_cell)
     with right:
         page.chart(curves, key="pd_cv_curves")
-    st.caption(f"{grid.fits:,} fits (warm-started along C; the folds and γ values of each C solved side by side), {grid.steps:,} SMO steps. Train: the accuracy on the "
-               "folds trained on; # SV: support vectors, mean over the folds.")
+    st.caption(f"{grid.fits:,} fits (warm-started along C; the folds and γ values of each C solved side by side), "
+               f"{grid.steps:,} SMO steps. Train: the accuracy on the folds trained on; # SV: support vectors, mean "
+               "over the folds.")
     with st.expander("The cross-validation code"):
         st.code(CV_SOURCE, language="python")
