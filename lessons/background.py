@@ -2,9 +2,9 @@
 
 Lesson 3's validation heatmap is 1 785 SVM fits: a third of a second on 100 points, seconds to tens of seconds on
 a few hundred. Run in the script's thread it holds the worker's interpreter that long, and every student served
-by that worker waits. So it runs in a separate process (one per server process, started on first use, with
-nothing but numpy and kernel_core imported) at the lowest CPU priority (nice 19): it gets the CPU the room's moves
-leave over and never delays one of them. The page shows that it is computing and looks again every POLL_S
+by that worker waits. So it runs in a separate process (one per server process, spawned on first use and ended
+with the server) at the lowest CPU priority (nice 19): it gets the CPU the room's moves leave over and never
+holds up one of them. The page shows that it is computing and looks again every POLL_S
 seconds (lessons/cv_view.py, a fragment that reruns itself) until the result is there. No Streamlit here: the
 compute modules that use it stay importable alone.
 
@@ -14,13 +14,11 @@ changes the data three times waits for one heatmap, not four.
 
 import collections
 import ctypes
-import functools
 import multiprocessing
 import os
 import signal
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future
 
 POLL_S = 1.0
 WAITING = "background_wait"  # the key of the box a page shows while it waits (a page is complete without one)
@@ -29,59 +27,81 @@ MAX_JOBS = 64     # results not yet collected (and failures kept for their messa
 _PR_SET_PDEATHSIG = 1
 
 _lock = threading.RLock()
-_executor = None
+_worker = None               # (process, connection), started on first use
 _jobs = {}                   # key -> the Future a page polls, until its result is collected
 _queue = collections.deque()  # (key, fn, args, kwargs) not yet handed to the process
 _busy = False                # the process is computing a job (it is given one at a time, so queued ones can be dropped)
 
 
-def _lowest_priority():
-    """In the worker process: the lowest CPU priority, and (Linux) a SIGTERM when the server process dies, so that
-    no computation outlives the app."""
+class WorkerDied(RuntimeError):
+    """The background process ended while it computed a job (killed, out of memory): asked again, the job runs in a
+    new one."""
+
+
+def _serve(connection):
+    """The background process: the lowest CPU priority, (Linux) a SIGTERM when the server process dies, then one job
+    after another from the connection, each answered with (True, result) or (False, exception)."""
     os.nice(NICE)
     try:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):
         pass
+    while True:
+        fn, args, kwargs = connection.recv()
+        try:
+            answer = (True, fn(*args, **kwargs))
+        except Exception as exc:   # the page shows it
+            answer = (False, exc)
+        connection.send(answer)
 
 
-def _pool():
-    global _executor
-    if _executor is None:
-        _executor = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_lowest_priority)
-    return _executor
+def _connection():
+    """The connection to the background process, started if it is not running. Daemonic: the server's exit ends it,
+    also in the middle of a job."""
+    global _worker
+    if _worker is None or not _worker[0].is_alive():
+        ours, theirs = multiprocessing.Pipe()
+        process = multiprocessing.get_context("spawn").Process(target=_serve, args=(theirs,), daemon=True,
+                                                               name="kernel-lab-background")
+        process.start()
+        theirs.close()       # the process's end is its own now: its death is then an EOF here
+        _worker = process, ours
+    return _worker[1]
+
+
+def _run(job, fn, args, kwargs):
+    """In a daemon thread of the server: send one job and wait for its answer."""
+    global _busy, _worker
+    try:
+        with _lock:
+            connection = _connection()
+        connection.send((fn, args, kwargs))
+        ok, value = connection.recv()
+    except (EOFError, OSError) as exc:
+        with _lock:
+            _worker = None
+        job.set_exception(WorkerDied(str(exc)))
+    except Exception as exc:               # e.g. arguments that cannot be sent: the page shows it
+        job.set_exception(exc)
+    else:
+        (job.set_result if ok else job.set_exception)(value)
+    finally:
+        with _lock:
+            _busy = False
+            _dispatch()
 
 
 def _dispatch():
     """Hand the next job still wanted to the process, if it is idle (under _lock)."""
-    global _busy, _executor
+    global _busy
     while not _busy and _queue:
         key, fn, args, kwargs = _queue.popleft()
         job = _jobs.get(key)
         if job is None or not job.set_running_or_notify_cancel():
             continue                            # dropped while it waited
-        try:
-            work = _pool().submit(fn, *args, **kwargs)
-        except BrokenProcessPool:               # the process died (killed): a new one
-            _executor = None
-            work = _pool().submit(fn, *args, **kwargs)
         _busy = True
-        work.add_done_callback(functools.partial(_finished, job))
-
-
-def _finished(job, work):
-    global _busy, _executor
-    error = work.exception()
-    if error is None:
-        job.set_result(work.result())
-    else:
-        job.set_exception(error)
-    with _lock:
-        if isinstance(error, BrokenProcessPool):
-            _executor = None
-        _busy = False
-        _dispatch()
+        threading.Thread(target=_run, args=(job, fn, args, kwargs), daemon=True,
+                         name="kernel-lab-background-job").start()
 
 
 def pending():
@@ -115,7 +135,7 @@ def result(key, owner, fn, *args, **kwargs):
         return None
     try:
         value = job.result()
-    except BrokenProcessPool:
+    except WorkerDied:
         with _lock:
             _jobs.pop(key, None)
         return None                          # asked again, it is computed again by a new process

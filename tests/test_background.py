@@ -3,6 +3,7 @@ process; a session's queued job is dropped when it asks for another; an error is
 does not outlive the server."""
 
 import os
+import select
 import subprocess
 import sys
 import time
@@ -49,7 +50,8 @@ def test_an_error_is_raised_each_time_it_is_asked_for_and_not_computed_again():
     assert background._jobs[("bad",)] is failed
 
 
-def test_the_process_ends_with_the_server():
+@pytest.mark.parametrize("exit_call", ["os._exit(0)", "sys.exit(0)"], ids=["killed", "clean exit"])
+def test_the_process_ends_with_the_server_without_waiting_for_its_job(exit_call):
     script = ("import os, sys, time\n"
               "from lessons import background\n"
               "background.result(('pid',), {}, os.getpid)\n"
@@ -57,10 +59,30 @@ def test_the_process_ends_with_the_server():
               "print(background.result(('pid',), {}, os.getpid), flush=True)\n"
               "background.result(('sleep',), {}, time.sleep, 60)\n"
               "time.sleep(0.5)\n"
-              "os._exit(0)\n")                     # no clean shutdown: as a killed server
+              f"{exit_call}\n")                # killed: no clean shutdown; a clean exit must not wait for the job
+    started = time.monotonic()
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert time.monotonic() - started < 30, "the exit waited for the background job"
     child = int(out.stdout.split()[-1])
     deadline = time.monotonic() + 10
     while os.path.exists(f"/proc/{child}") and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not os.path.exists(f"/proc/{child}"), "the background process outlived the server"
+
+
+def test_a_killed_process_is_replaced_and_the_job_runs_again():
+    owner = {}
+    assert background.result(("long",), owner, select.select, [], [], [], 30) is None
+    deadline = time.monotonic() + 30
+    while background._worker is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1.0)                              # the job has reached the process
+    first = background._worker[0].pid
+    os.kill(first, 9)
+    while not background._jobs[("long",)].done():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert background.result(("long",), owner, select.select, [], [], [], 30) is None   # forgotten: asked again, it runs anew
+    assert ("long",) not in background._jobs
+    assert wait(("short",), owner, os.system, "exit 3") >> 8 == 3
+    assert background._worker[0].pid != first
