@@ -68,7 +68,7 @@ def check_section():
                     f"difference φ(x)·φ(z) − K(x, z): `{c.diff:.3e}`")
     st.caption(f"Source: {fm.source}. The two routes agree up to floating-point round-off (about 1e-16 "
                "of the value); the √2 in a map is what makes its cross term count twice, as (x·z)² does.")
-    page.code("The code of this φ and of its kernel", map_source(name))
+    page.code("fm_map_code", "The code of this φ and of its kernel", map_source(name))
     page.reproduce("fm_check_reproduce", "the kernel check", reproduce.feature_check, name, x, z)
 
 
@@ -118,7 +118,7 @@ def taylor_section():
     with right:
         page.chart(taylor_error_fig(t.m, t.errors, current=m), key="fm_taylor_error")
     page.metrics({f"max error over x ∈ [{TAYLOR_X[0]:g}, {TAYLOR_X[-1]:g}] with m = {m}": f"{t.error:.3e}"})
-    page.code("The code of the truncated Taylor features", TAYLOR_SOURCE)
+    page.code("fm_taylor_code", "The code of the truncated Taylor features", TAYLOR_SOURCE)
     page.reproduce("fm_taylor_reproduce", "the Taylor map", reproduce.taylor,
                    gamma, z, m, TAYLOR_X[0], TAYLOR_X[-1], TAYLOR_X.size)
 
@@ -153,8 +153,8 @@ def cubic_section():
     page.metrics({"max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot": f"{r.max_diff:.3e}", "η used": f"{r.eta:.4g}",
                   "loss after T steps": f"{r.loss_theta[-1]:.6g}"}, help={"η used": f"η_max = {r.eta_max:.6g}"})
     theta = ", ".join(f"θ{'₀₁₂₃'[k]} = {v:.6g}" for k, v in enumerate(r.theta))
-    page.code("The numbers: θ, β and the code of the β update", KLMS_SOURCE, text=f"θ after T steps: {theta}",
-              columns={"j": np.arange(y.size), "xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r.beta}, height=240, key="fm_beta_table")
+    page.code("fm_cubic_numbers", "The numbers: θ, β and the code of the β update", KLMS_SOURCE,
+              text=f"θ after T steps: {theta}", columns={"j": np.arange(y.size), "xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r.beta}, height=240, table_key="fm_beta_table")
     page.reproduce("fm_cubic_reproduce", "the cubic fit", reproduce.cubic_fit,
                    x, y, ratio, T, stochastic, int(st.session_state["seed"]))
 

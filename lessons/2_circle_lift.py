@@ -71,7 +71,7 @@ def lesson():
     st.latex(r"\text{max-margin curve: } " + fit.curve)
 
     w_notes, b_notes = NOTES_PLANE[lift]
-    page.code("The numbers and the code", PRIMAL_SOURCE, text=(
+    page.code("cl_numbers", "The numbers and the code", PRIMAL_SOURCE, text=(
         f"Coordinates of φ: ({', '.join(FEATURE_MAPS[lift].feature_labels)})  \n"
         f"notes' plane: w = {w_notes}, b = {b_notes:g}  \n"
         f"max-margin plane: w = ({', '.join(f'{v:.6f}' for v in fit.w)}), b = {fit.b:.6f}  \n"

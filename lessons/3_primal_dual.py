@@ -141,7 +141,7 @@ def lesson():
                column_config={c: st.column_config.NumberColumn(format=f) for c, f in NUMBER_FORMATS.items()})
     if compare:
         libsvm_section(X, y, setup, d)
-    page.code("The numbers and the code", SOLVER_SOURCE[setup.offset], text=(
+    page.code("pd_numbers", "The numbers and the code", SOLVER_SOURCE[setup.offset], text=(
         f"Largest KKT violation of the dual: {d.max_violation:.2e} (SMO stops at {DUAL_TOL:g}).  \n"
         + (f"Total slack Σξᵢ of the primal: {p.xi.sum():.6f}.  \n" if p else "")
         + ("The dual solver: SMO with the second-order working-set rule of Fan, Chen & Lin (2005), as in LIBSVM."

@@ -94,7 +94,7 @@ def lesson():
                key="pg_alpha")
 
     perceptron_section(X, y, s, perceptron)
-    page.code("The numbers: β, α per point, and the source of Algorithm 1", PEGASOS_SOURCE,
+    page.code("pg_numbers", "The numbers: β, α per point, and the source of Algorithm 1", PEGASOS_SOURCE,
               text=f"{run.n_updates} of the T = {s.T} steps found their point inside the margin and updated β "
                    "(|βᵢ| counts the updates of point i, the sign is yᵢ); α^T = β^T/(λT); α̂ averages every α^t.",
               columns={"j": np.arange(y.size), "x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int),

@@ -36,7 +36,7 @@ def gram_tab(Xs, ys, n_all):
     subset = "" if n_all <= MAX_POINTS else f" (a fixed random {MAX_POINTS} of your {n_all})"
     st.caption(f"{Xs.shape[0]} points{subset}. Try the sigmoid kernel: tanh(γ x·z + r) fails for most γ and r. "
                "Every eigenvalue, largest first:")
-    page.code("The numbers: every eigenvalue, and the source of check_psd", CHECK_PSD_SOURCE,
+    page.code("mc_gram_numbers", "The numbers: every eigenvalue, and the source of check_psd", CHECK_PSD_SOURCE,
               columns={"rank": np.arange(1, report.eigenvalues.size + 1), "λ (largest first)": report.eigenvalues[::-1]},
               height=220)
     page.reproduce("mc_gram_reproduce", "the Gram matrix", reproduce.mercer_gram, Xs, ys, kernel)
@@ -58,7 +58,7 @@ def rules_tab(Xs, ys):
             check(analyze_scaled(Xs, rule.k1, rule.c), Xs, ys, "mc_scaled", scaled)
         return
     check(report, Xs, ys, "mc_rule", closure.formula)
-    page.code("The source of this rule", rule_source(rule.name))
+    page.code("mc_rule_code", "The source of this rule", rule_source(rule.name))
     page.reproduce("mc_rule_reproduce", "the closure rule", reproduce.mercer_rule, Xs, ys, rule)
 
 

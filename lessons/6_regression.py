@@ -39,9 +39,10 @@ def ridge_section(x, y, spec, lam, left, right):
                    name="Kernel ridge: the bumps βⱼK(xⱼ, x) and their sum")
         page.metrics({"training RMSE": f"{r.rmse:.4g}", "largest |βⱼ|": f"{np.max(np.abs(r.beta)):.4g}",
                       "Σⱼ βⱼ": f"{np.sum(r.beta):.4g}"})
-    page.code("The numbers: β and the ridge prediction f(xⱼ) at each training point, and the solver", RIDGE_SOURCE,
+    page.code("rg_ridge_numbers", "The numbers: β and the ridge prediction f(xⱼ) at each training point, and the solver",
+              RIDGE_SOURCE,
               columns={"j": np.arange(y.size), "xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r.beta, "f(xⱼ)": r.f_train},
-              height=240, key="rg_ridge_table")
+              height=240, table_key="rg_ridge_table")
     page.reproduce("rg_ridge_reproduce", "kernel ridge", reproduce.ridge, x, y, spec, lam)
 
 
@@ -118,9 +119,9 @@ def logistic_section():
         st.caption("Gradient descent on β lowers J(β) at every step.")
         page.chart(history_fig(r.t, {"J(β)": (r.objective, None)}, ytitle="J(β) (log scale)",
                                uirevision="rgl_objective"), key="rgl_objective")
-    page.code("The numbers: β and P(y = +1 | x) per point, and the code of the update", LOGISTIC_SOURCE,
+    page.code("rgl_numbers", "The numbers: β and P(y = +1 | x) per point, and the code of the update", LOGISTIC_SOURCE,
               columns={"j": np.arange(y.size), "x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int), "βⱼ": r.beta,
-                       "P(y = +1 | xⱼ)": r.proba}, height=240, key="rgl_table")
+                       "P(y = +1 | xⱼ)": r.proba}, height=240, table_key="rgl_table")
     page.reproduce("rgl_reproduce", "logistic regression", reproduce.logistic, X, y, spec, lam, T)
 
 

@@ -2,7 +2,8 @@
 
 A page reads top to bottom in five steps: `header` (title, a few sentences and the key formula);
 `params = controls()` built from lessons/widgets.py; `result = compute(...)` through a memoized call of the
-lesson's compute module; the figures (`chart`, `boundary_chart`); and an expander with the numbers and the code.
+lesson's compute module; the figures (`chart`, `boundary_chart`); and an expander with the numbers and the code
+(`code`, built only while it is open).
 A section whose controls should rerun only itself is a `fragment`.
 """
 
@@ -160,14 +161,18 @@ def cell_chart(fig, key, shape, on_cell):
     live_chart.cell_chart(fig, key=key, shape=shape, on_cell=on_cell, present=presenting())
 
 
-def code(title, source, text=None, columns=None, **table_kwargs):
-    """The expander with the numbers (text: markdown; columns: a table, see `table`) and the core function's source."""
-    with st.expander(title):
-        if text:
-            st.markdown(text)
-        if columns is not None:
-            table(columns, **table_kwargs)
-        st.code(source, language="python", wrap_lines=compact())
+def code(key, title, source, text=None, columns=None, table_key=None, **table_kwargs):
+    """The expander with the numbers (text: markdown; columns: a table, see `table`) and the core function's source.
+    Lazy, as `reproduce` is: its content is built and sent only while a student has it open (`key`: its state), so a
+    slider move does not redraw a table and a highlighted listing nobody is looking at (a data grid costs the browser
+    ~30 ms per slider move in headless Chromium). table_key: the table's own key."""
+    with st.expander(title, key=key, on_change="rerun") as box:
+        if box.open:
+            if text:
+                st.markdown(text)
+            if columns is not None:
+                table(columns, key=table_key, **table_kwargs)
+            st.code(source, language="python", wrap_lines=compact())
 
 
 def link():

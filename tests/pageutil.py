@@ -25,13 +25,24 @@ def lesson_pages():
     return [lesson.script for lesson in registry.LESSONS]
 
 
-def open_page(page, *, sidebar=None, state=None, widgets=None):
+# every page's expander with the numbers and the code, open: what it holds is built only while it is open
+# (lessons/page.py, code)
+NUMBERS_OPEN = {key: True for key in ("fm_map_code", "fm_taylor_code", "fm_cubic_numbers", "cl_numbers", "pd_numbers",
+                                      "pg_numbers", "mc_gram_numbers", "mc_rule_code", "rg_ridge_numbers",
+                                      "rgl_numbers")}
+
+
+def open_page(page, *, sidebar=None, state=None, widgets=None, numbers=True):
     """The lesson `page` opened through app.py, with no exception raised.
 
     sidebar: sidebar widget values set before switching to the page (one run for all);
     state: session-state values set after it, then one rerun (e.g. a tab held in session state);
-    widgets: page widget values set in turn, one rerun each (some widgets appear only after another)."""
+    widgets: page widget values set in turn, one rerun each (some widgets appear only after another);
+    numbers: with the expanders of numbers and code open, as a student opens them (NUMBERS_OPEN)."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    if numbers:
+        for key, value in NUMBERS_OPEN.items():
+            at.session_state[key] = value
     at.run()
     for key, value in (sidebar or {}).items():
         at.sidebar.get_by_key(key).set_value(value)

@@ -184,6 +184,32 @@ def test_3d_camera_survives_a_slider_move_on_the_circle_lesson(browser, app_url)
     page.close()
 
 
+DRAWS_JS = "(key) => Number(document.querySelector(`.st-key-${key} .kl-plot`).getAttribute('data-kl-draws'))"
+# the chart's place: its top and bottom, and the visible part of the box the page scrolls in
+PLACE_JS = """(key) => { const r = document.querySelector(`.st-key-${key} .kl-chart`).getBoundingClientRect();
+    const box = document.querySelector('[data-testid="stMain"]').getBoundingClientRect();
+    return [r.top, r.bottom, box.top, box.bottom]; }"""
+
+
+def test_a_chart_far_below_the_window_is_redrawn_when_it_is_scrolled_near_not_on_the_move(browser, app_url):
+    page = open_lesson(browser, f"{app_url}/pegasos")
+    page.set_viewport_size({"width": 1400, "height": 700})
+    page.wait_for_timeout(800)
+    top, _, box_top, box_bottom = page.evaluate(PLACE_JS, "pg_perceptron")
+    assert top > box_bottom + (box_bottom - box_top), "the perceptron's plot is within a screen of the window"
+    near, far = page.evaluate(DRAWS_JS, "pg_boundary"), page.evaluate(DRAWS_JS, "pg_perceptron")
+    before = page.evaluate(f"(key) => JSON.stringify(({PLOT_JS})(key).data)", "pg_perceptron")
+    slider_step(page, "γ (kernel width")
+    assert page.evaluate(DRAWS_JS, "pg_boundary") > near   # on the screen: redrawn with the move
+    assert page.evaluate(DRAWS_JS, "pg_perceptron") == far  # two screens down: it waits
+    page.locator(".st-key-pg_perceptron .kl-chart").scroll_into_view_if_needed()
+    page.wait_for_function(f"(n) => ({DRAWS_JS})('pg_perceptron') > n", arg=far, timeout=10_000)
+    after = page.evaluate(f"(key) => JSON.stringify(({PLOT_JS})(key).data)", "pg_perceptron")
+    assert after != before, "scrolled into view, the perceptron's plot still shows the old γ"
+    assert page.evaluate("() => [...document.querySelectorAll('[data-kl-error]')].length") == 0
+    page.close()
+
+
 def pan(page, key, dx, dy):
     left, top, width, height = plot_box(page, key)
     x, y = left + width * 0.3, top + height * 0.6

@@ -286,3 +286,13 @@ def test_two_fits_figure_frames_replace_only_the_beta_curve():
     assert [f["traces"] for f in spec["frames"]] == [[2]] * 50
     np.testing.assert_array_equal(decode(spec["frames"][7]["data"][0]["y"]), curves[7].astype(np.float32))
     assert len(fig.to_json()) <= 150_000
+
+
+def test_numbers_expander_sends_its_table_and_code_only_while_it_is_open():
+    closed = open_page(PAGE, numbers=False)
+    box = next(e for e in closed.main.expander if e.label.startswith("The numbers: β and the ridge"))
+    assert not box.dataframe and not box.code and not box.markdown
+    assert not any("βⱼ" in d.value.columns for d in closed.dataframe)
+    opened = open_page(PAGE, numbers=False, state={"rg_ridge_numbers": True})
+    _, _, model = core_ridge(opened)
+    np.testing.assert_allclose(table(opened, "xⱼ")["βⱼ"], model.beta_, rtol=1e-10, atol=1e-12)

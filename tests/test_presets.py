@@ -18,7 +18,7 @@ from lessons.compute_feature_maps import TAYLOR_X
 from lessons.compute_mercer import gram_points
 from lessons.presets import PRESETS
 from lessons.state import FIELDS, SIDEBAR, decode, encode
-from pageutil import ROOT, chart, decode as decode_array, metrics, open_page, page_data, table
+from pageutil import NUMBERS_OPEN, ROOT, chart, decode as decode_array, metrics, open_page, page_data, table
 
 SCRIPTS = {lesson.slug: lesson.script for lesson in registry.LESSONS}
 BY_KEY = {p.key: p for p in PRESETS}
@@ -194,6 +194,8 @@ def test_a_presets_link_opens_the_view_its_button_sets(preset):
     path, _, query = preset.link().partition("?")
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.query_params.update(parse_qsl(query))
+    for key, value in NUMBERS_OPEN.items():   # as applied() opens the page: with the numbers in view
+        at.session_state[key] = value
     at.run()
     at.switch_page(SCRIPTS[path.lstrip("/")])
     at.run()

@@ -23,7 +23,7 @@ from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.svm import DualSVM, PrimalSVM
 from lessons.compute_mercer import EXAMPLES, gram_points
 from lessons.state import FIELDS
-from pageutil import ROOT, metrics, table
+from pageutil import NUMBERS_OPEN, ROOT, metrics, table
 
 # no shrinking: one page run costs up to seconds, and a failure prints its whole setting anyway
 SWEEP = settings(max_examples=12, deadline=None, database=None, phases=(Phase.explicit, Phase.generate),
@@ -395,7 +395,7 @@ def close(shown, value, rtol=1e-5, atol=1e-12):
                  "pg_iterate": "last", "pg_replay": 30})
 @given(values=controls(*PG_KEYS, n_max=200))
 def test_pegasos_page_objectives_are_the_objective_of_its_alphas(values):
-    at = open_at("4_pegasos.py", values)
+    at = open_at("4_pegasos.py", values, state=NUMBERS_OPEN)
     if at.error:
         return
     X, y = sidebar_data(values)
@@ -448,7 +448,7 @@ def metric_values(at, label):
 @SWEEP
 @given(values=controls(*RG_KEYS))
 def test_regression_page_rmse_accuracy_and_objective_are_recomputed(values):
-    at = open_at("6_regression.py", values)
+    at = open_at("6_regression.py", values, state=NUMBERS_OPEN)
     warned = " ".join(messages(at.warning))
     rmse = metric_values(at, "training RMSE")
     if rmse and not warned:

@@ -3,7 +3,9 @@
 // Each Streamlit message calls mount() again with new data on the same parent element; the chart kept on
 // that element redraws with Plotly.react into the same div, so a camera, zoom, pan or hidden legend entry
 // stays (layout.uirevision) until the student presses "Reset view". A message whose figure is unchanged
-// draws nothing. Message: one line of JSON options, a newline, then the figure's JSON (plotly.io.to_json:
+// draws nothing; a chart far below or above the visible part of the page keeps its new figure and draws it when
+// the student scrolls near it (NEAR), so a slider move redraws only what is on or near the screen. Message: one
+// line of JSON options, a newline, then the figure's JSON (plotly.io.to_json:
 // numpy arrays travel as base64 typed arrays {dtype, bdata, shape}, which plotly.js decodes itself).
 //
 // Decision plots (mode "boundary") turn pointer actions into one trigger value "event":
@@ -55,6 +57,10 @@ const CLICK_SLOP_PX = 4;        // a press that moves less than this is a click,
 const DOUBLE_CLICK_MS = 400;
 const HIT_PX = 9;               // a press this close to one of the student's points takes that point
 const FRAME_MS = 120;
+// a chart within a screen's height of the visible part of the page is redrawn with every new figure; one farther
+// away keeps its new figure and draws it when it comes that close (a slider move on a long page redraws what the
+// student sees, and what one scroll brings into view, and not the rest)
+const NEAR = "100% 0px";
 
 let plotly = null;
 const charts = new Set();       // every mounted chart, redrawn when the page's theme changes
@@ -78,7 +84,7 @@ function watchTheme() {
     const key = `${t.dark}|${t.bg}|${t.fg}`;
     if (key === themeKey) return;
     themeKey = key;
-    for (const chart of charts) if (chart.figure) chart.draw();
+    for (const chart of charts) if (chart.figure) chart.redraw();
   };
   const observer = new MutationObserver(() => { if (!pending) { pending = true; requestAnimationFrame(check); } });
   observer.observe(document.head, {childList: true});
@@ -227,6 +233,8 @@ class Chart {
       if (this.figure && this.root.clientWidth && this.root.clientWidth !== this.width) this.draw();
     });
     this.observer.observe(this.root);
+    this.near = true;     // until the first report of the IntersectionObserver (made in update, when on the page)
+    this.stale = false;   // a new figure waits to be drawn until the chart comes near the visible part
     this.listen();
     watchTheme();
     charts.add(this);
@@ -261,6 +269,7 @@ class Chart {
     this.label();
     const figureText = text.slice(cut + 1);
     this.Plotly = await loadPlotly(plotlyUrl);
+    this.watchNear();
     if (figureText !== this.figureText) {
       this.figureText = figureText;
       this.figure = JSON.parse(figureText);
@@ -268,16 +277,38 @@ class Chart {
       this.frame = -1;
       this.playing = false;
       this.layoutBar();
-      await this.draw();
+      await this.redraw();
     } else {
       this.layoutBar();
-      if (restyle) await this.draw();
+      if (restyle) await this.redraw();
     }
     if (this.pending && this.frameNames.length) {
       const action = this.pending;
       this.pending = null;
       if (action === "step") this.stepFrame(); else this.playFrames();
     }
+  }
+
+  // the scrolling box the chart sits in (Streamlit scrolls its main area itself), watched so that a chart far
+  // from its visible part is not redrawn (NEAR); null where the window scrolls
+  watchNear() {
+    if (this.nearby || !this.root.isConnected) return;
+    let box = this.root.parentElement;
+    while (box && box !== document.body && !/(auto|scroll)/.test(getComputedStyle(box).overflowY)) box = box.parentElement;
+    this.nearby = new IntersectionObserver((entries) => {
+      this.near = entries[entries.length - 1].isIntersecting;
+      if (this.near && this.stale) this.draw();
+    }, {root: box === document.body ? null : box, rootMargin: NEAR});
+    this.nearby.observe(this.root);
+  }
+
+  // draw the figure now, or (a chart drawn before and now far from view) when it comes near
+  async redraw() {
+    if (this.draws && !this.near) {
+      this.stale = true;
+      return;
+    }
+    await this.draw();
   }
 
   layoutBar() {
@@ -360,6 +391,7 @@ class Chart {
     if (this.options.mode === "boundary") config.doubleClick = false;  // a double-click removes a point
     if ((this.root.clientWidth || 700) < NARROW_PX) config.displayModeBar = false;  // it covered the legend
     const {data, layout} = this.figureAt(this.frame);
+    this.stale = false;
     this.drawing = true;
     try {
       const drawn = this.layout(layout);
@@ -376,8 +408,9 @@ class Chart {
     this.updateFrameButtons();
   }
 
-  download(format) {
+  async download(format) {
     if (!this.figure) return;
+    if (this.stale) await this.draw();
     this.Plotly.downloadImage(this.gd, {format, filename: `kernel-lab-${this.options.file || "plot"}`});
   }
 
@@ -578,6 +611,7 @@ class Chart {
   destroy() {
     charts.delete(this);
     this.observer.disconnect();
+    if (this.nearby) this.nearby.disconnect();
     this.playing = false;
     if (this.Plotly) this.Plotly.purge(this.gd);
   }
