@@ -13,10 +13,9 @@ changes the data three times waits for one heatmap, not four.
 """
 
 import collections
-import ctypes
 import multiprocessing
+import multiprocessing.connection
 import os
-import signal
 import threading
 from concurrent.futures import Future
 
@@ -24,7 +23,6 @@ POLL_S = 1.0
 WAITING = "background_wait"  # the key of the box a page shows while it waits (a page is complete without one)
 NICE = 19
 MAX_JOBS = 64     # results not yet collected (and failures kept for their message)
-_PR_SET_PDEATHSIG = 1
 
 _lock = threading.RLock()
 _worker = None               # (process, connection), started on first use
@@ -39,13 +37,13 @@ class WorkerDied(RuntimeError):
 
 
 def _serve(connection):
-    """The background process: the lowest CPU priority, (Linux) a SIGTERM when the server process dies, then one job
-    after another from the connection, each answered with (True, result) or (False, exception)."""
+    """The background process: the lowest CPU priority, a thread that ends the process as soon as the server
+    process is gone (killed too: a job is not finished for nobody), then one job after another from the connection,
+    each answered with (True, result) or (False, exception)."""
     os.nice(NICE)
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):
-        pass
+    parent = multiprocessing.parent_process()
+    threading.Thread(target=lambda: (multiprocessing.connection.wait([parent.sentinel]), os._exit(0)),
+                     daemon=True).start()
     while True:
         fn, args, kwargs = connection.recv()
         try:
