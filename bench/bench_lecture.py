@@ -47,7 +47,7 @@ heatmap included) / moves; the machine's load average and CPU steal over that ro
 
 Budget per target: zero errors, p95 move latency <= 1000 ms.
 
-    python bench/bench_lecture.py [--students 100] [--duration 60] [--targets one,lecture] [--workers 2]
+    python bench/bench_lecture.py [--students 100] [--duration 60] [--targets one,lecture] [--workers 4]
                                   [--option runner.postScriptGC=true]   # Streamlit's default, for comparison
 
 Exits 1 when a run fails its budget.
@@ -653,7 +653,8 @@ def main():
     parser.add_argument("--ramp", type=float, default=10.0, help="students join spread over this many seconds")
     parser.add_argument("--timeout", type=float, default=30.0, help="a rerun slower than this is an error")
     parser.add_argument("--targets", default="one,lecture", help=f"comma-separated, from {', '.join(TARGETS)}")
-    parser.add_argument("--workers", type=int, default=os.cpu_count(), help="lecture.sh's WORKERS (default: nproc)")
+    parser.add_argument("--workers", type=int, default=2 * os.cpu_count(),
+                        help="lecture.sh's WORKERS (default: its own, 2 × nproc)")
     parser.add_argument("--pages", default="", help="comma-separated page numbers, e.g. 2,3 (default: all)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
