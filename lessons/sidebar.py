@@ -37,8 +37,11 @@ def sidebar(narrow=False):
 
 def _own_points():
     own = user_points()
-    # keyed, so it stays open when its label (the count) changes after a click or an upload
-    with st.expander(f"Your own points ({len(own)})", expanded=False, key="own_points"):
+    # A popover, not an expander: the browser builds a closed popover's content only when it opens, while a closed
+    # expander's ten controls are re-rendered with the whole page on every slider move of every lesson. Keyed, so it
+    # stays open when its label (the count) changes after an added point or an upload.
+    with st.popover(f"Your own points ({len(own)})", key="own_points", width="stretch",
+                    icon=":material/add_location_alt:"):
         widgets.segmented("Class of the next point", "new_class", format_func=CLASS_NAMES.get)
         st.caption("Click or tap a decision-boundary plot to drop a point of this class there (shift-click: the "
                    "other of ±1); drag your point to move it, double-click it to remove it. Or type coordinates. "
@@ -162,7 +165,7 @@ def _load_upload(key):
 
 
 def _limits():
-    with st.expander("Limits", icon=":material/straighten:"):
+    with st.popover("Limits", icon=":material/straighten:", width="stretch"):  # a popover: see _own_points
         st.caption(
             f"- n ≤ {N_MAX} points from the dataset generator\n"
             f"- your own points: at most {MAX_USER_POINTS}; typed or uploaded ones within ±{MAX_ABS_COORD:g}\n"

@@ -45,14 +45,15 @@ def test_points_csv_downloads_and_uploads_back_to_the_same_points(browser, app_u
     page = open_lesson(browser, f"{app_url}/primal-dual?pts={points.encode(OWN)}")
     sidebar = page.locator('[data-testid="stSidebar"]')
     sidebar.get_by_text(f"Your own points ({len(OWN)})").click()
-    name, csv = download(page, sidebar.get_by_role("button", name="Download my points (CSV)"), tmp_path)
+    box = page.locator('[data-testid="stPopoverBody"]')   # the popover's panel, drawn outside the sidebar
+    name, csv = download(page, box.get_by_role("button", name="Download my points (CSV)"), tmp_path)
     assert name == "kernel-lab-points.csv"
     assert read_points_csv(csv, max_rows=200, max_bytes=2**20).points == OWN
     # Clear, then upload the downloaded file: the same points come back
-    sidebar.get_by_role("button", name="Clear").click()
+    box.get_by_role("button", name="Clear").click()
     sidebar.get_by_text("Your own points (0)").wait_for(timeout=10_000)
     wait_idle(page)
-    sidebar.locator('input[type="file"]').set_input_files(str(tmp_path / name))
+    box.locator('input[type="file"]').set_input_files(str(tmp_path / name))
     sidebar.get_by_text(f"Your own points ({len(OWN)})").wait_for(timeout=20_000)
     wait_idle(page)
     assert points.decode(page.evaluate("() => new URLSearchParams(location.search).get('pts')")) == OWN

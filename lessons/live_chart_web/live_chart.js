@@ -353,6 +353,13 @@ class Chart {
     layout.width = this.width;
     layout.autosize = false;
     if (this.options.height) layout.height = this.options.height;
+    // a tick label that would reach past the div is drawn anyway: the default ("hide past div") measures every
+    // label of every axis on each redraw, a few ms per chart
+    for (const key of Object.keys(layout)) {
+      if (/^[xy]axis\d*$/.test(key) && isObject(layout[key]) && layout[key].ticklabeloverflow === undefined) {
+        layout[key] = {...layout[key], ticklabeloverflow: "allow"};
+      }
+    }
     if (this.options.present) this.presentLayout(layout);
     if (this.options.mode === "boundary" || this.options.mode === "cells") layout.clickmode = "none";
     return styled(layout, pageTheme(), this.options.present);
