@@ -108,6 +108,16 @@ def pending():
         return any(not job.done() for job in _jobs.values()) or bool(_queue)
 
 
+def drop(owner):
+    """The session of `owner` (see result) no longer wants its last result, e.g. the student switched its view off:
+    dropped if it is still queued (a running job finishes, and its result waits for whoever asks for it)."""
+    with _lock:
+        key = owner.pop("_background_key", None)
+        job = _jobs.get(key)
+        if job is not None and job.cancel():
+            del _jobs[key]
+
+
 def result(key, owner, fn, *args, **kwargs):
     """fn(*args, **kwargs)'s result once the background process has computed it, else None (it is then queued or
     running). key: what identifies the result (the caller's memo key); owner: a dict of the asking session (its

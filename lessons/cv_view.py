@@ -35,6 +35,7 @@ def validation_section(X, y, kernel, offset, C):
     if not widgets.toggle(f"validation heatmap: {CV_FOLDS}-fold cross-validated accuracy over C × γ", "pd_cv",
                           help="Fits the SVM on every cell of the C and γ sliders' grids, once per fold: computed "
                                "when you switch this on, then kept for everyone with the same data and kernel."):
+        background.drop(st.session_state)   # switched off while it waited: nobody is left to see it
         return
     seed = int(st.session_state["seed"])
 

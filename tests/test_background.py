@@ -42,6 +42,18 @@ def test_a_sessions_queued_job_is_dropped_when_it_asks_for_another():
     assert wait(("busy",), busy, os.system, "sleep 1") == 0
 
 
+def test_a_sessions_queued_job_is_dropped_when_it_no_longer_wants_it():
+    busy, owner, other = {}, {}, {}
+    assert background.result(("busy", 2), busy, os.system, "sleep 1") is None  # the process is busy for a second
+    assert background.result(("wanted",), owner, os.getpid) is None             # queued behind it
+    queued = background._jobs[("wanted",)]
+    background.drop(owner)                                                      # the student switched it off
+    assert queued.cancelled() and ("wanted",) not in background._jobs and "_background_key" not in owner
+    background.drop(other)                                                      # nothing asked: nothing happens
+    assert wait(("busy", 2), busy, os.system, "sleep 1") == 0                  # a running job is left to finish
+    assert wait(("wanted",), owner, os.getpid) != os.getpid()                  # asked again, it is computed
+
+
 def test_an_error_is_raised_each_time_it_is_asked_for_and_not_computed_again():
     owner = {}
     with pytest.raises(ValueError, match="invalid literal"):

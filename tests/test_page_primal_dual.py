@@ -342,6 +342,23 @@ def test_the_heatmap_is_not_computed_while_its_toggle_is_off():
     assert "pd_cv_heatmap" not in " ".join(e.proto.id for e in at.get("bidi_component"))
 
 
+def test_switching_the_heatmap_off_drops_its_queued_fits():
+    import os
+
+    from lessons import background, compute_primal_dual as cpd
+
+    cpd._cv_grid.memory.clear()
+    busy = {}
+    assert background.result(("busy", "heatmap off"), busy, os.system, "sleep 2") is None  # the process is taken
+    at = open_page(PAGE, widgets={"pd_space": "kernel", "pd_cv": True})
+    key = at.session_state["_background_key"]
+    queued = background._jobs[key]
+    assert not queued.running() and not queued.done()
+    at.get_by_key("pd_cv").set_value(False).run()
+    assert queued.cancelled() and key not in background._jobs and "_background_key" not in at.session_state
+    assert not cpd._cv_grid.memory
+
+
 # ---------------------------------------------------------------- one-vs-rest (kernel mode, three classes)
 
 def test_three_classes_in_kernel_mode_are_one_vs_rest_as_sklearn_predicts():
