@@ -344,12 +344,14 @@ def test_the_heatmap_is_not_computed_while_its_toggle_is_off():
 
 def test_switching_the_heatmap_off_drops_its_queued_fits():
     import os
+    import time
 
     from lessons import background, compute_primal_dual as cpd
 
     cpd._cv_grid.memory.clear()
     busy = {}
-    assert background.result(("busy", "heatmap off"), busy, os.system, "sleep 2") is None  # the process is taken
+    taken = ("busy", "heatmap off"), busy, os.system, "sleep 1"
+    assert background.result(*taken) is None  # the one background process is taken for a second
     at = open_page(PAGE, widgets={"pd_space": "kernel", "pd_cv": True})
     key = at.session_state["_background_key"]
     queued = background._jobs[key]
@@ -357,6 +359,8 @@ def test_switching_the_heatmap_off_drops_its_queued_fits():
     at.get_by_key("pd_cv").set_value(False).run()
     assert queued.cancelled() and key not in background._jobs and "_background_key" not in at.session_state
     assert not cpd._cv_grid.memory
+    while background.result(*taken) is None:   # collected, so that nothing is left pending
+        time.sleep(0.05)
 
 
 # ---------------------------------------------------------------- one-vs-rest (kernel mode, three classes)
