@@ -305,6 +305,23 @@ def step(page, slider, key, timeout):
     return ((s["changes"][-1] - keydown if redrawn else None), done, mounted), key, issues
 
 
+def choose_slider(page):
+    """The first enabled main-area slider whose one-step move redraws a figure (that move is not timed): (slider
+    locator or None, the key that moved it, issues seen)."""
+    sliders = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]:not([disabled])')
+    key, issues = None, []
+    for i in range(min(sliders.count(), MAX_PROBED_SLIDERS)):
+        value, low, top = sliders.nth(i).evaluate("e => [Number(e.value), Number(e.min), Number(e.max)]")
+        roomy, other = ("ArrowLeft", "ArrowRight") if value - low > top - value else ("ArrowRight", "ArrowLeft")
+        # towards the longer side of the range; if nothing redrew, back and one step the other way
+        for probe in (roomy, other, other):
+            (latency, _, _), key, found = step(page, sliders.nth(i), probe, PROBE_TIMEOUT_S)
+            issues += found
+            if latency is not None:
+                return sliders.nth(i), key, issues
+    return None, key, issues
+
+
 def measure(browser, url, mode, moves):
     """One page: (slider label, redraw ms, run-end ms of those moves, charts mounted anew in each of those
     moves, count of moves that redrew nothing, issues)."""
@@ -314,20 +331,7 @@ def measure(browser, url, mode, moves):
         page = context.new_page()
         page.goto(url, timeout=LOAD_TIMEOUT_S * 1e3)
         wait_loaded(page, mode)
-        sliders = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]:not([disabled])')
-        chosen, key, issues = None, None, []
-        for i in range(min(sliders.count(), MAX_PROBED_SLIDERS)):  # the first slider that redraws
-            value, low, top = sliders.nth(i).evaluate("e => [Number(e.value), Number(e.min), Number(e.max)]")
-            roomy, other = ("ArrowLeft", "ArrowRight") if value - low > top - value else ("ArrowRight", "ArrowLeft")
-            # towards the longer side of the range; if nothing redrew, back and one step the other way
-            for probe in (roomy, other, other):
-                (latency, _, _), key, found = step(page, sliders.nth(i), probe, PROBE_TIMEOUT_S)
-                issues += found
-                if latency is not None:
-                    chosen = sliders.nth(i)
-                    break
-            if chosen is not None:
-                break
+        chosen, key, issues = choose_slider(page)
         if chosen is None:
             return None, [], [], [], 0, sorted(set(issues + ["no main-area slider redraws the page"]))
         label = chosen.get_attribute("aria-label") or "?"
