@@ -255,6 +255,15 @@ VIEWS = [("3_primal_dual·heatmap", "primal-dual?pd_space=kernel&pd_cv=true", "l
           {"dataset": "blobs3", "pd_space": "kernel"})]
 
 
+def selected_pages(numbers=""):
+    """(name, url path) of the pages and VIEWS to bench; numbers: comma-separated page numbers ("" for all)."""
+    pages = app_pages() + [(name, url) for name, url, _, _ in VIEWS]
+    if numbers:
+        wanted = {s.strip() for s in numbers.split(",")}
+        pages = [p for p in pages if p[0].split("_")[0] in wanted]
+    return pages
+
+
 def app_pages():
     """(file stem, url path) of the app's pages, in order."""
     return [(stem, url) for stem, url, _ in app_page_entries()]
@@ -363,10 +372,7 @@ def main():
     start = machine_state()
     if not 1 <= args.moves <= 50:
         parser.error("--moves must be in 1..50")
-    pages = app_pages() + [(name, url) for name, url, _, _ in VIEWS]
-    if args.pages:
-        wanted = {s.strip() for s in args.pages.split(",")}
-        pages = [p for p in pages if p[0].split("_")[0] in wanted]
+    pages = selected_pages(args.pages)
 
     from playwright.sync_api import sync_playwright  # here, so bench_lecture can reuse Server without it
 

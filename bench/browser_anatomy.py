@@ -29,8 +29,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_browser import (CHROMIUM, CHROMIUM_ARGS, LOAD_TIMEOUT_S, MOVE_TIMEOUT_S, VIEWS, WATCHER_JS, Server,  # noqa: E402
-                           app_pages, choose_slider, machine_line, machine_state, step, wait_loaded)
+from bench_browser import (CHROMIUM, CHROMIUM_ARGS, LOAD_TIMEOUT_S, MOVE_TIMEOUT_S, WATCHER_JS, Server,  # noqa: E402
+                           choose_slider, machine_line, machine_state, selected_pages, step, wait_loaded)
 
 CATEGORIES = ["devtools.timeline", "blink.user_timing", "disabled-by-default-v8.cpu_profiler"]
 KINDS = ("react", "plotly", "chart", "js", "native", "gc", "idle")
@@ -150,10 +150,7 @@ def main():
     parser.add_argument("--pages", default="", help="comma-separated page numbers, e.g. 2,5 (default: all)")
     args = parser.parse_args()
     start = machine_state()
-    pages = app_pages() + [(name, url) for name, url, _, _ in VIEWS]
-    if args.pages:
-        wanted = {s.strip() for s in args.pages.split(",")}
-        pages = [p for p in pages if p[0].split("_")[0] in wanted]
+    pages = selected_pages(args.pages)
 
     from playwright.sync_api import sync_playwright
 
