@@ -264,6 +264,18 @@ def selected_pages(numbers=""):
     return pages
 
 
+def page_args(doc, moves, moves_help):
+    """The browser benches' command line, --moves (default `moves`, 1..50) and --pages: (its arguments, the
+    machine's state at the start, the selected pages)."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--moves", type=int, default=moves, help=moves_help)
+    parser.add_argument("--pages", default="", help="comma-separated page numbers, e.g. 2,3 (default: all)")
+    args = parser.parse_args()
+    if not 1 <= args.moves <= 50:
+        parser.error("--moves must be in 1..50")
+    return args, machine_state(), selected_pages(args.pages)
+
+
 def app_pages():
     """(file stem, url path) of the app's pages, in order."""
     return [(stem, url) for stem, url, _ in app_page_entries()]
@@ -365,14 +377,7 @@ def measure(browser, url, mode, moves):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--moves", type=int, default=7, help="timed slider moves per page (median)")
-    parser.add_argument("--pages", default="", help="comma-separated page numbers, e.g. 2,3 (default: all)")
-    args = parser.parse_args()
-    start = machine_state()
-    if not 1 <= args.moves <= 50:
-        parser.error("--moves must be in 1..50")
-    pages = selected_pages(args.pages)
+    args, start, pages = page_args(__doc__, 7, "timed slider moves per page (median)")
 
     from playwright.sync_api import sync_playwright  # here, so bench_lecture can reuse Server without it
 

@@ -21,7 +21,6 @@ or so: read the columns as shares of a move, the latency column as traced.
 Prints a table; no budget (bench_browser.py holds it).
 """
 
-import argparse
 import collections
 import json
 import statistics
@@ -30,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_browser import (CHROMIUM, CHROMIUM_ARGS, LOAD_TIMEOUT_S, MOVE_TIMEOUT_S, WATCHER_JS, Server,  # noqa: E402
-                           choose_slider, machine_line, machine_state, selected_pages, step, wait_loaded)
+                           choose_slider, machine_line, page_args, step, wait_loaded)
 
 CATEGORIES = ["devtools.timeline", "blink.user_timing", "disabled-by-default-v8.cpu_profiler"]
 KINDS = ("react", "plotly", "chart", "js", "native", "gc", "idle")
@@ -145,12 +144,7 @@ def anatomy(browser, url, moves):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--moves", type=int, default=6, help="slider moves per page")
-    parser.add_argument("--pages", default="", help="comma-separated page numbers, e.g. 2,5 (default: all)")
-    args = parser.parse_args()
-    start = machine_state()
-    pages = selected_pages(args.pages)
+    args, start, pages = page_args(__doc__, 6, "slider moves per page")
 
     from playwright.sync_api import sync_playwright
 
