@@ -16,6 +16,24 @@ POINT_INPUTS = {1: (("x", "fm_x1"), ("z", "fm_z1")),
                 2: (("x₁", "fm_x1"), ("x₂", "fm_x2"), ("z₁", "fm_z1"), ("z₂", "fm_z2"))}
 INDEX_INPUTS = (("i (x = point number i)", "fm_i"), ("j (z = point number j)", "fm_j"))
 
+# each section's fixed prose, written outside its fragment (page.section)
+COST_TEXT = ("The map behind $(1 + x\\cdot z)^p$ lists every monomial of degree up to $p$ in $d$ variables: "
+             "$\\binom{d+p}{p}$ features. Building $\\phi(x)$, $\\phi(z)$ and their inner product costs a few "
+             "operations per feature; the kernel needs $x\\cdot z$ ($d$ products) and a power.")
+TAYLOR_TEXT = ("The power series of $e^{2\\gamma xz}$ splits the 1-D Gaussian into a product of features, one per "
+               "power of $x$. No finite list reproduces it, but the first $m$ already come close when $\\gamma x z$ "
+               "is small; a narrow Gaussian (large $\\gamma$) or far-away points need many more.")
+TAYLOR_LATEX = (r"e^{-\gamma(x-z)^2} = e^{-\gamma x^2} e^{-\gamma z^2} \sum_{k=0}^{\infty} \frac{(2\gamma x z)^k}{k!}"
+                r" = \sum_{k=0}^{\infty} \phi_k(x)\,\phi_k(z), \qquad "
+                r"\phi_k(x) = e^{-\gamma x^2} \sqrt{\frac{(2\gamma)^k}{k!}}\, x^k")
+CUBIC_TEXT = ("Fit $y \\approx \\theta^\\top\\phi(x)$ with $\\phi(x) = (1, x, x^2, x^3)$ by least squares. Starting from "
+              "$\\theta = 0$, every step adds multiples of the $\\phi(x_i)$, so $\\theta = \\sum_j \\beta_j\\phi(x_j)$ "
+              "throughout — and the step can be written for $\\beta$ alone, with $K$ in place of $\\phi$. x is living "
+              "area (0 ↦ 2000 ft², ±1 ↦ ±1500 ft²), y the price in $100 000; the sidebar's seed draws the data.")
+CUBIC_LATEX = (r"\theta \leftarrow \theta + \eta \sum_{i=1}^n \big(y_i - \theta^\top\phi(x_i)\big)\,\phi(x_i)"
+               r"\quad\Longleftrightarrow\quad \beta \leftarrow \beta + \eta\,(y - K\beta), \qquad "
+               r"K(x, z) = 1 + xz + (xz)^2 + (xz)^3")
+
 page.header(
     "Feature maps and the kernel trick",
     "A linear model can draw curves if we first send every input $x$ through a **feature map** $\\phi$ and fit a "
@@ -48,7 +66,6 @@ def point_inputs(name, source):
 
 @page.fragment
 def check_section():
-    st.subheader("1 · Check K(x, z) = φ(x)·φ(z) on two points")
     left, right = st.columns([1, 1.35], gap="large")
     with left:
         name = widgets.selectbox("Feature map φ", "fm_map", format_func=map_label)
@@ -74,10 +91,6 @@ def check_section():
 
 @page.fragment
 def cost_section():
-    st.subheader("2 · What the trick saves: explicit features versus the kernel")
-    st.markdown("The map behind $(1 + x\\cdot z)^p$ lists every monomial of degree up to $p$ in $d$ variables: "
-                "$\\binom{d+p}{p}$ features. Building $\\phi(x)$, $\\phi(z)$ and their inner product costs a few "
-                "operations per feature; the kernel needs $x\\cdot z$ ($d$ products) and a power.")
     left, right = st.columns([1, 2], gap="large")
     with left:
         d = widgets.slider("d (input dimension)", "fm_d")
@@ -96,13 +109,6 @@ def cost_section():
 
 @page.fragment
 def taylor_section():
-    st.subheader("3 · The Gaussian kernel is an infinite feature map")
-    st.markdown("The power series of $e^{2\\gamma xz}$ splits the 1-D Gaussian into a product of features, one per "
-                "power of $x$. No finite list reproduces it, but the first $m$ already come close when $\\gamma x z$ "
-                "is small; a narrow Gaussian (large $\\gamma$) or far-away points need many more.")
-    st.latex(r"e^{-\gamma(x-z)^2} = e^{-\gamma x^2} e^{-\gamma z^2} \sum_{k=0}^{\infty} \frac{(2\gamma x z)^k}{k!}"
-             r" = \sum_{k=0}^{\infty} \phi_k(x)\,\phi_k(z), \qquad "
-             r"\phi_k(x) = e^{-\gamma x^2} \sqrt{\frac{(2\gamma)^k}{k!}}\, x^k")
     a, b, c = st.columns(3)
     with a:
         m = widgets.slider("m (number of Taylor terms kept)", "fm_m")
@@ -125,15 +131,6 @@ def taylor_section():
 
 @page.fragment
 def cubic_section():
-    st.subheader("4 · Cubic house prices: gradient descent on θ, and the same run on β")
-    st.markdown(
-        "Fit $y \\approx \\theta^\\top\\phi(x)$ with $\\phi(x) = (1, x, x^2, x^3)$ by least squares. Starting from "
-        "$\\theta = 0$, every step adds multiples of the $\\phi(x_i)$, so $\\theta = \\sum_j \\beta_j\\phi(x_j)$ "
-        "throughout — and the step can be written for $\\beta$ alone, with $K$ in place of $\\phi$. x is living "
-        "area (0 ↦ 2000 ft², ±1 ↦ ±1500 ft²), y the price in $100 000; the sidebar's seed draws the data.")
-    st.latex(r"\theta \leftarrow \theta + \eta \sum_{i=1}^n \big(y_i - \theta^\top\phi(x_i)\big)\,\phi(x_i)"
-             r"\quad\Longleftrightarrow\quad \beta \leftarrow \beta + \eta\,(y - K\beta), \qquad "
-             r"K(x, z) = 1 + xz + (xz)^2 + (xz)^3")
     ratio, T, stochastic = widgets.descent_controls("fm")
     x, y = data.house_prices()
     try:
@@ -159,10 +156,14 @@ def cubic_section():
                    x, y, ratio, T, stochastic, int(st.session_state["seed"]))
 
 
+page.section("1 · Check K(x, z) = φ(x)·φ(z) on two points")
 check_section()
 st.divider()
+page.section("2 · What the trick saves: explicit features versus the kernel", COST_TEXT)
 cost_section()
 st.divider()
+page.section("3 · The Gaussian kernel is an infinite feature map", TAYLOR_TEXT, TAYLOR_LATEX)
 taylor_section()
 st.divider()
+page.section("4 · Cubic house prices: gradient descent on θ, and the same run on β", CUBIC_TEXT, CUBIC_LATEX)
 cubic_section()

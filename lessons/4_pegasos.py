@@ -13,13 +13,14 @@ ITERATES = {"avg": "average α̂_t (the output)", "last": "last iterate α^t"}
 
 
 def algorithm():
-    """The objective and Algorithm 1 on the left; returns the right column, for the controls."""
+    """The objective and Algorithm 1, side by side (fixed text: outside the fragment)."""
     left, right = st.columns([1.05, 1], gap="large")
     with left:
         st.markdown("**Objective** (the notes write $\\lambda\\|w\\|^2$; the step $1/(\\lambda t)$ belongs to "
                     "$\\tfrac{\\lambda}{2}\\|w\\|^2$), with $w = \\sum_j \\alpha_j \\phi(x_j)$:")
         st.latex(r"\min_{\alpha}\ \frac{\lambda}{2}\,\alpha^\top K \alpha"
                  r" + \frac{1}{n}\sum_{i=1}^{n}\max\{0,\ 1 - y_i (K\alpha)_i\}")
+    with right:
         st.markdown(
             "**Algorithm 1** — input $\\lambda > 0$, start from $\\beta^1 = 0$; for $t = 1, \\dots, T$:\n"
             "1. $\\alpha^t = \\beta^t / (\\lambda t)$\n"
@@ -30,20 +31,19 @@ def algorithm():
             "$\\operatorname{sign}\\big(\\sum_j \\hat\\alpha_j K(x_j, x)\\big)$. "
             "These $\\alpha$ are **signed**: the label $y_j$ is already inside them, unlike the SVM dual's "
             "$\\alpha_j \\ge 0$, so $\\hat\\alpha_j \\to \\alpha^*_j y_j$.")
-    return right
 
 
-def controls(column):
-    with column:
+def controls():
+    kernel_column, a, b = st.columns([1.05, 0.5, 0.5], gap="large")
+    with kernel_column:
         kernel = widgets.kernel_controls("pg")
-        a, b = st.columns(2)
-        with a:
-            lam = widgets.log_slider("λ (regularization strength)", "pg_lam",
-                                     help="Larger λ: smaller ‖w‖, a smoother f, bigger steps early on.")
-            seed = widgets.number_input("seed of the sampler i ~ Unif[n]", "pg_seed")
-        with b:
-            T = widgets.slider("T (number of SGD steps)", "pg_T", step=100)
-            max_epochs = widgets.slider("perceptron: max epochs (passes over the data)", "pg_epochs")
+    with a:
+        lam = widgets.log_slider("λ (regularization strength)", "pg_lam",
+                                 help="Larger λ: smaller ‖w‖, a smoother f, bigger steps early on.")
+        seed = widgets.number_input("seed of the sampler i ~ Unif[n]", "pg_seed")
+    with b:
+        T = widgets.slider("T (number of SGD steps)", "pg_T", step=100)
+        max_epochs = widgets.slider("perceptron: max epochs (passes over the data)", "pg_epochs")
     return Setup(kernel, lam, T, int(seed), max_epochs)
 
 
@@ -55,12 +55,13 @@ page.header(
     "all iterates, which settles much more calmly than the last one. Below it, the kernel perceptron "
     "learns on the same points by counting mistakes.")
 page.presets_row("pegasos")
+algorithm()
 
 
 @page.fragment
 def lesson():
     """A control moved here reruns this (and not the sidebar); a replay step reruns only `replay`."""
-    s = controls(algorithm())
+    s = controls()
     X, y = data.training_data()
     try:
         run = fit_pegasos(X, y, s.kernel, s.lam, s.T, s.seed)

@@ -12,6 +12,13 @@ from lessons.compute_regression import (LOGISTIC_SOURCE, RIDGE_SOURCE, boundary_
 LOGISTIC_LINES = ("f = 0 (P = ½)", "f = ±1 (P ≈ 0.73 or 0.27)")
 HOUSE_AXES = dict(xtitle="x (scaled living area)", ytitle="y (price, $100k)")
 GAP = "max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot"
+# the logistic section's fixed prose, written outside its fragment (page.section)
+LOGISTIC_TEXT = ("Swap squared error for the logistic loss and the same trick classifies: $f(x) = \\sum_j \\beta_j K(x_j, x)$ "
+                 "is the **logit**, $P(y = +1 \\mid x) = \\sigma(f(x))$. The solid line ($f = 0$) is where both classes "
+                 "are equally likely; the dashed lines ($f = \\pm 1$) are where $P(y = +1 \\mid x) = \\sigma(\\pm1) "
+                 "\\approx 0.73$ and $0.27$ — lines of equal confidence, not an SVM margin.")
+LOGISTIC_LATEX = (r"J(\beta) = \sum_{i=1}^n \log\!\big(1 + e^{-y_i f(x_i)}\big) + \frac{\lambda}{2}\,\beta^\top K\beta, "
+                  r"\qquad \beta \leftarrow (1 - \eta\lambda)\,\beta + \eta\; y \circ \sigma(-y \circ K\beta)")
 
 page.header(
     "Kernel regression",
@@ -85,14 +92,6 @@ def descent_section(x, y, spec):
 @page.fragment
 def logistic_section():
     """Its own controls, figures and numbers: a slider move here reruns only this section."""
-    st.subheader("Kernel logistic regression on the sidebar's data")
-    st.markdown(
-        "Swap squared error for the logistic loss and the same trick classifies: $f(x) = \\sum_j \\beta_j K(x_j, x)$ "
-        "is the **logit**, $P(y = +1 \\mid x) = \\sigma(f(x))$. The solid line ($f = 0$) is where both classes are "
-        "equally likely; the dashed lines ($f = \\pm 1$) are where $P(y = +1 \\mid x) = \\sigma(\\pm1) "
-        "\\approx 0.73$ and $0.27$ — lines of equal confidence, not an SVM margin.")
-    st.latex(r"J(\beta) = \sum_{i=1}^n \log\!\big(1 + e^{-y_i f(x_i)}\big) + \frac{\lambda}{2}\,\beta^\top K\beta, "
-             r"\qquad \beta \leftarrow (1 - \eta\lambda)\,\beta + \eta\; y \circ \sigma(-y \circ K\beta)")
     a, b, c = st.columns(3, gap="medium")
     with a:
         spec = widgets.kernel_controls("rgl", of="logistic regression")
@@ -129,7 +128,6 @@ def logistic_section():
 def house_price_sections():
     """Kernel ridge and gradient descent on the same house prices: a slider move in either reruns only these
     two sections, not the sidebar or the logistic section."""
-    st.subheader("Kernel ridge regression: the representer theorem in a picture")
     left, right = st.columns([1, 2], gap="large")
     with left:
         x, y = data.house_prices(widgets.slider("n (house-price points)", "rg_n"))
@@ -140,6 +138,8 @@ def house_price_sections():
     descent_section(x, y, spec)
 
 
+page.section("Kernel ridge regression: the representer theorem in a picture")
 house_price_sections()
 st.divider()
+page.section("Kernel logistic regression on the sidebar's data", LOGISTIC_TEXT, LOGISTIC_LATEX)
 logistic_section()

@@ -4,7 +4,9 @@ A page reads top to bottom in five steps: `header` (title, a few sentences and t
 `params = controls()` built from lessons/widgets.py; `result = compute(...)` through a memoized call of the
 lesson's compute module; the figures (`chart`, `boundary_chart`); and an expander with the numbers and the code
 (`code`, built only while it is open).
-A section whose controls should rerun only itself is a `fragment`.
+A section whose controls should rerun only itself is a `fragment`; its heading and fixed prose (`section`) are written
+before the fragment is called, outside it: a fragment's rerun sends every element in it again and the browser renders
+each anew (markdown parsed, formulas typeset), whether or not it changed.
 """
 
 import contextlib
@@ -39,6 +41,16 @@ def header(title, text, *formulas):
         st.markdown(text)
         for formula in formulas:
             st.latex(formula)
+
+
+def section(title, text=None, *formulas):
+    """A section's heading, its fixed prose and formulas. Call it outside the section's fragment, just before it:
+    what a fragment draws is drawn again by the browser on every move of its controls (docs/PERFORMANCE.md)."""
+    st.subheader(title)
+    if text:
+        st.markdown(text)
+    for formula in formulas:
+        st.latex(formula)
 
 
 def _apply(preset):

@@ -402,7 +402,7 @@ class Chart {
     this.drawing = true;
     try {
       const drawn = this.layout(layout);
-      await this.Plotly.react(this.gd, {data: this.presentData(data), layout: drawn, frames: fig.frames || [], config});
+      await this.Plotly.react(this.gd, {data: this.presentData(data), layout: drawn, config});
     } catch (error) {
       this.fail(error);
       return;
