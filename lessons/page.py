@@ -38,19 +38,21 @@ def header(title, text, *formulas):
     and formulas are folded into an expander, so that a figure is on the first screen."""
     st.title(title)
     with st.expander("The idea and the key formulas") if compact() else contextlib.nullcontext():
+        _prose(text, formulas)
+
+
+def _prose(text, formulas):
+    if text:
         st.markdown(text)
-        for formula in formulas:
-            st.latex(formula)
+    for formula in formulas:
+        st.latex(formula)
 
 
 def section(title, text=None, *formulas):
     """A section's heading, its fixed prose and formulas. Call it outside the section's fragment, just before it:
     what a fragment draws is drawn again by the browser on every move of its controls (docs/PERFORMANCE.md)."""
     st.subheader(title)
-    if text:
-        st.markdown(text)
-    for formula in formulas:
-        st.latex(formula)
+    _prose(text, formulas)
 
 
 def _apply(preset):
