@@ -75,6 +75,7 @@ page.presets_row("primal-dual")
 
 
 @page.fragment
+@cv_view.dropped_unless_shown()
 def lesson():
     setup, compare = controls()
     X, y = data.training_data(multiclass=setup.space == "kernel")

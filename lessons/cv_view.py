@@ -2,6 +2,8 @@
 heatmap, a click on a cell sets both sliders, and the accuracies and support vectors along C and γ through the
 current point. Computed only while its toggle (pd_cv, in the link) is on; the grid is memoized without C and γ."""
 
+import contextlib
+
 import numpy as np
 import streamlit as st
 
@@ -15,6 +17,22 @@ def set_cell(row, column, state=None):
     state: the session state (a dict in tests)."""
     (st.session_state if state is None else state).update(pd_gamma=GAMMA_VALUES[row], pd_C=C_VALUES[column],
                                                           pd_hard=False)
+
+
+SHOWN = "_cv_shown"  # in the session state: whether this run of the lesson showed the heatmap
+
+
+@contextlib.contextmanager
+def dropped_unless_shown():
+    """Around a run of lesson 3's section: a run that does not show the heatmap (its toggle off, another space, three
+    classes, an unsolved dual, an error) drops the fits it queued, if they are still queued: nobody is left to see
+    them."""
+    st.session_state[SHOWN] = False
+    try:
+        yield
+    finally:
+        if not st.session_state.get(SHOWN):
+            background.drop(st.session_state)
 
 
 @st.fragment(run_every=background.POLL_S)
@@ -35,8 +53,8 @@ def validation_section(X, y, kernel, offset, C):
     if not widgets.toggle(f"validation heatmap: {CV_FOLDS}-fold cross-validated accuracy over C × γ", "pd_cv",
                           help="Fits the SVM on every cell of the C and γ sliders' grids, once per fold: computed "
                                "when you switch this on, then kept for everyone with the same data and kernel."):
-        background.drop(st.session_state)   # switched off while it waited: nobody is left to see it
         return
+    st.session_state[SHOWN] = True
     seed = int(st.session_state["seed"])
 
     def grid_now():

@@ -342,7 +342,8 @@ def test_the_heatmap_is_not_computed_while_its_toggle_is_off():
     assert "pd_cv_heatmap" not in " ".join(e.proto.id for e in at.get("bidi_component"))
 
 
-def test_switching_the_heatmap_off_drops_its_queued_fits():
+@pytest.mark.parametrize("leave", [("pd_cv", False), ("pd_space", "linear")], ids=["toggle off", "linear space"])
+def test_switching_the_heatmap_off_drops_its_queued_fits(leave):
     import os
     import time
 
@@ -356,7 +357,7 @@ def test_switching_the_heatmap_off_drops_its_queued_fits():
     key = at.session_state["_background_key"]
     queued = background._jobs[key]
     assert not queued.running() and not queued.done()
-    at.get_by_key("pd_cv").set_value(False).run()
+    at.get_by_key(leave[0]).set_value(leave[1]).run()
     assert queued.cancelled() and key not in background._jobs and "_background_key" not in at.session_state
     assert not cpd._cv_grid.memory
     while background.result(*taken) is None:   # collected, so that nothing is left pending
