@@ -1,7 +1,8 @@
 """Slider move → redrawn figure in headless Chromium, page by page, against the floor app (one slider, one figure).
 
-Starts three Streamlit servers on free loopback ports — the real app (app.py), bench/one_figure_app.py
-and bench/empty_app.py (one slider, one line of text) — and drives Debian's Chromium through Playwright. On each page it
+Starts three Streamlit servers on free loopback ports — the real app (serve.py: app.py with its live routes),
+bench/one_figure_app.py and bench/empty_app.py (one slider, one line of text) — and drives Debian's Chromium through
+Playwright. On each page it
 focuses the first enabled main-area slider whose one-step move redraws a figure, presses the arrow
 key towards the longer side of its range, and times from the keydown to the last figure drawn, once the rerun has
 finished and nothing has changed for SETTLE_S. That one-step probe is the first move after the page
@@ -382,7 +383,7 @@ def main():
     from playwright.sync_api import sync_playwright  # here, so bench_lecture can reuse Server without it
 
     with Server("bench/empty_app.py") as empty, Server("bench/one_figure_app.py") as floor_app, \
-            Server("app.py") as app, sync_playwright() as pw:
+            Server("serve.py") as app, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
             # The instructor opens the app first: the server's imports are done before the clock starts.

@@ -2,9 +2,9 @@
 
 Targets (--targets, comma-separated; each on a fresh server):
 
-- `one`: one `streamlit run app.py` process (the settings of bench_browser.Server: headless, no file watcher);
+- `one`: one `streamlit run serve.py` process (the settings of bench_browser.Server: headless, no file watcher);
 - `lecture`: `bash scripts/lecture.sh` (HAProxy in front of one worker per core, cookie affinity);
-- `per-page`: one `streamlit run app.py` process per page, each page's students on their own process, so
+- `per-page`: one `streamlit run serve.py` process per page, each page's students on their own process, so
   each process's CPU time divided by its page's moves is that page's server CPU per move under the same
   mixed load (sidebar moves included). Say it here because nothing else attributes CPU to a page: a
   worker serves every page in one interpreter.
@@ -663,7 +663,7 @@ def main():
                         help="drive bench/empty_app.py instead (one process only): the harness's own floor")
     args = parser.parse_args()
     args.machine_at_start = machine_state()
-    args.script = "bench/empty_app.py" if args.empty else "app.py"
+    args.script = "bench/empty_app.py" if args.empty else "serve.py"
     targets = [t.strip() for t in args.targets.split(",") if t.strip()]
     if not 1 <= args.students <= 1000 or not 1 <= args.duration <= 600 or not 0.2 <= args.interval <= 60:
         parser.error("--students must be in 1..1000, --duration in 1..600 s, --interval in 0.2..60 s")

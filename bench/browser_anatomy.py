@@ -149,7 +149,7 @@ def main():
     from playwright.sync_api import sync_playwright
 
     rows = []
-    with Server("bench/one_figure_app.py") as floor_app, Server("app.py") as app, sync_playwright() as pw:
+    with Server("bench/one_figure_app.py") as floor_app, Server("serve.py") as app, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
             rows.append(("floor: 1 slider, 1 fig", *anatomy(browser, floor_app.url, args.moves)))

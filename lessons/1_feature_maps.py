@@ -5,10 +5,10 @@ import numpy as np
 import streamlit as st
 
 from kernel_core.feature_maps import FEATURE_MAPS
-from lessons import data, page, reproduce, widgets
-from lessons.compute_feature_maps import (KLMS_SOURCE, TAYLOR_SOURCE, TAYLOR_X, cost_fig, costs, cubic_fit, fits_fig,
-                                          kernel_check, loss_fig, map_label, map_source, taylor, taylor_error_fig,
-                                          taylor_fig)
+from lessons import data, live, page, reproduce, widgets
+from lessons.compute_feature_maps import (KLMS_SOURCE, TAYLOR_SOURCE, TAYLOR_X, cost_figures, costs, cubic_fit,
+                                          fits_fig, kernel_check, loss_fig, map_label, map_source, taylor,
+                                          taylor_figures)
 
 POINT_SOURCES = {"typed": "type x and z", "data": "two of the current data points"}
 # typed: x's coordinates, then z's, by the map's input dimension; data: the indices of x and z
@@ -102,8 +102,9 @@ def cost_section():
         page.metrics({"dim φ = C(d+p, p)": f"{c.feature_dim[k]:,}",
                       "explicit / kernel": f"{c.explicit_total[k] / c.kernel_total[k]:,.1f}×"})
     with right:
-        page.chart(cost_fig(c.p, c.feature_dim, c.explicit_total, c.kernel_total, current=p, n_features=d),
-                   key="fm_cost")
+        # a move of d or p is drawn by the page's route before this rerun ends (lessons/live.py)
+        page.chart(cost_figures(d, p)["fm_cost"], key="fm_cost",
+                   live=live.options("feature-maps.cost", "fm_d", "fm_p"))
     page.reproduce("fm_cost_reproduce", "the costs", reproduce.costs, d, p)
 
 
@@ -118,11 +119,13 @@ def taylor_section():
     with c:
         z = widgets.slider("z (the fixed second point)", "fm_z", step=0.25)
     t = taylor(gamma, z, m)
+    charts = taylor_figures(gamma, z, m)
     left, right = st.columns(2, gap="medium")
     with left:
-        page.chart(taylor_fig(TAYLOR_X, t.exact, t.approx, z, m), key="fm_taylor")
+        page.chart(charts["fm_taylor"], key="fm_taylor",
+                   live=live.options("feature-maps.taylor", "fm_m", "fm_gamma", "fm_z"))
     with right:
-        page.chart(taylor_error_fig(t.m, t.errors, current=m), key="fm_taylor_error")
+        page.chart(charts["fm_taylor_error"], key="fm_taylor_error")
     page.metrics({f"max error over x ∈ [{TAYLOR_X[0]:g}, {TAYLOR_X[-1]:g}] with m = {m}": f"{t.error:.3e}"})
     page.code("fm_taylor_code", "The code of the truncated Taylor features", TAYLOR_SOURCE)
     page.reproduce("fm_taylor_reproduce", "the Taylor map", reproduce.taylor,

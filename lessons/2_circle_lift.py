@@ -3,8 +3,8 @@
 import streamlit as st
 
 from kernel_core.feature_maps import FEATURE_MAPS
-from lessons import data, page, reproduce, widgets
-from lessons.compute_circle import NOTES_PLANE, PRIMAL_SOURCE, back_figure, fit_lift, lift_3d
+from lessons import data, live, page, reproduce, widgets
+from lessons.compute_circle import NOTES_PLANE, PRIMAL_SOURCE, figures, fit_lift
 
 LIFT_LABELS = {"circle": "φ(x) = (1, x₁², x₂²)  (Lecture 8)", "paraboloid": "φ(x) = (x₁, x₂, x₁² + x₂²)"}
 INTERCEPT_TEXT = {
@@ -52,11 +52,13 @@ def lesson():
 
     st.caption("The max-margin plane solves min ½‖w‖² + CΣξᵢ in the lifted coordinates (PrimalSVM). "
                + INTERCEPT_TEXT[lift])
+    charts = figures(X, y, lift, C, data.own_points())
     left, right = st.columns(2)
     with left:
-        page.chart(lift_3d(y, lift, fit), key="cl_lift3d")
+        page.chart(charts["cl_lift3d"], key="cl_lift3d")
     with right:
-        page.boundary_chart(back_figure(fit.xs, fit.ys, fit.Z, X, y, own=data.own_points()), key="cl_back")
+        # a move of C is drawn by the page's route before this rerun ends (lessons/live.py)
+        page.boundary_chart(charts["cl_back"], key="cl_back", live=live.options("circle", "cl_C"))
 
     if lift == "circle":
         st.caption("Every lifted point has φ₀ = 1, so the data is a flat sheet at height 1; each plane w·φ = 0 "

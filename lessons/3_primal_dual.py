@@ -5,11 +5,11 @@ import streamlit as st
 
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.kernels import KernelSpec
-from lessons import cv_view, data, page, reproduce, widgets
+from lessons import cv_view, data, live, page, reproduce, widgets
 from lessons.ovr_view import ovr_section
 from lessons.compute_feature_maps import map_label
-from lessons.compute_primal_dual import (DUAL_TOL, GAP_TOL, SKLEARN_HARD_C, SOLVER_SOURCE, Setup, alpha_bars,
-                                         comparison, dual_figure, libsvm, margin, snapshot_labels, solve)
+from lessons.compute_primal_dual import (DUAL_TOL, GAP_TOL, LIVE_SLIDERS, SKLEARN_HARD_C, SOLVER_SOURCE, Setup,
+                                         comparison, figures, libsvm, margin, snapshot_labels, solve)
 
 SPACE_LABELS = {"linear": "φ(x) = x", "explicit": "explicit φ(x)", "kernel": "any kernel (dual only)"}
 NUMBER_FORMATS = {"α": "%.6f", "y·f(x)": "%.6f", "KKT violation": "%.2e", "x₁": "%.3f", "x₂": "%.3f"}
@@ -125,14 +125,16 @@ def lesson():
     st.caption(f"▶ Play replays the dual's {d.n_iter:,} steps at {len(labels)} log-spaced snapshots, what each "
                "step moved ringed in orange (SMO's pair (i, j); one α without offset). An active-set step solves "
                "the KKT system of the support found so far: it moves many α at once.")
+    charts = figures(X, y, data.test_data(), setup, data.own_points())
     left, right = st.columns([3, 2])
     with left:
         st.markdown("**Dual decision function** f(x) = Σ αᵢyᵢK(xᵢ, x) + b, margins f = ±1")
-        page.boundary_chart(dual_figure(X, y, data.test_data(), setup, data.own_points()), key="pd_boundary")
+        # a move of C is drawn by the page's route before this rerun ends (lessons/live.py)
+        page.boundary_chart(charts["pd_boundary"], key="pd_boundary",
+                            live=live.options("primal-dual", *LIVE_SLIDERS))
     with right:
         st.markdown("**α per training point** against the box 0 ≤ α ≤ C")
-        page.chart(alpha_bars(d.alpha, y, setup.C, height=460, snapshots=d.snapshot_alpha, labels=labels),
-                   key="pd_alpha")
+        page.chart(charts["pd_alpha"], key="pd_alpha")
     if setup.space == "kernel":
         cv_view.validation_section(X, y, setup.kernel, setup.offset, setup.C)
     st.markdown("**KKT conditions, point by point**: α = 0 needs y·f ≥ 1 (non-SV), 0 < α < C needs y·f = 1 "

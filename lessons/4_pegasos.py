@@ -3,10 +3,9 @@
 import numpy as np
 import streamlit as st
 
-from lessons import data, page, reproduce, widgets
-from lessons.compute_pegasos import (PEGASOS_SOURCE, Setup, alpha_animation, exact_optimum, fit_pegasos,
-                                     fit_perceptron, mistakes_figure, objective_figure, pegasos_replay_figure,
-                                     perceptron_replay_figure)
+from lessons import data, live, page, reproduce, widgets
+from lessons.compute_pegasos import (PEGASOS_SOURCE, Setup, exact_optimum, figures, fit_pegasos, fit_perceptron,
+                                     replay_step)
 from lessons.state import FIELDS
 
 ITERATES = {"avg": "average α̂_t (the output)", "last": "last iterate α^t"}
@@ -73,7 +72,7 @@ def lesson():
     page.warnings(optimum.warnings, "Exact optimum: ")
 
     st.subheader("Replay the run")
-    replay(X, y, s, run, optimum.objective)
+    replay(X, y, s, run)
     page.metrics({
         "objective at α̂ (t = T)": f"{run.objective_avg[-1]:.6g}",
         "objective at α^T": f"{run.objective[-1]:.6g}",
@@ -91,10 +90,10 @@ def lesson():
     st.markdown("**The coefficients over time.** Press ▶ to watch β grow into α: each bar is $\\alpha^t_j$, "
                 "the green dots are the running average $\\hat\\alpha_{t,j}$, the black ticks the exact SVM's "
                 "$\\alpha^*_j y_j$. (Played in your browser from the recorded snapshots.)")
-    page.chart(alpha_animation(run.snapshot_t, run.alpha_snapshots, run.alpha_avg_snapshots, y, optimum.alpha_y),
-               key="pg_alpha")
+    drawn = charts(X, y, s)
+    page.chart(drawn["pg_alpha"], key="pg_alpha")
 
-    perceptron_section(X, y, s, perceptron)
+    perceptron_section(perceptron, drawn)
     page.code("pg_numbers", "The numbers: β, α per point, and the source of Algorithm 1", PEGASOS_SOURCE,
               text=f"{run.n_updates} of the T = {s.T} steps found their point inside the margin and updated β "
                    "(|βᵢ| counts the updates of point i, the sign is yᵢ); α^T = β^T/(λT); α̂ averages every α^t.",
@@ -106,28 +105,36 @@ def lesson():
                    X, y, s.kernel, s.lam, s.T, s.seed, s.max_epochs)
 
 
+def charts(X, y, s):
+    """The page's five figures by key, at the replay controls' values in this session (compute_pegasos.figures)."""
+    state = st.session_state
+    return figures(X, y, s, state["pg_replay"], state["pg_iterate"], data.own_points())
+
+
 @page.fragment
-def replay(X, y, s, run, optimum):
+def replay(X, y, s, run):
     """The replay controls and the two figures they move: a replay step reruns only this."""
     a, b = st.columns([1, 2], vertical_alignment="bottom")
     with a:
         iterate = widgets.segmented("Decision function of", "pg_iterate", format_func=ITERATES.get)
     with b:
         progress = widgets.slider("replay: t as % of T (100 % = the end of the run)", "pg_replay")
-    k = round((progress - 1) / 99 * (run.snapshot_t.size - 1))
-    t = int(run.snapshot_t[k])
+    _, t = replay_step(run, progress)
+    drawn = charts(X, y, s)
     symbol = "α̂_t" if iterate == "avg" else "α^t"
     left, right = st.columns(2, gap="medium")
     with left:
         st.markdown(f"**f(x) = Σⱼ {symbol}ⱼ K(xⱼ, x) at t = {t} of {s.T}**; ▶ Play replays the run up to t")
-        page.boundary_chart(pegasos_replay_figure(X, y, s.kernel, s.lam, s.T, s.seed, k, iterate, data.own_points()),
-                            key="pg_boundary", name="Pegasos: f(x) over the plane")
+        # a move of a slider of this page is drawn by the page's route before its rerun ends (lessons/live.py)
+        page.boundary_chart(drawn["pg_boundary"], key="pg_boundary", name="Pegasos: f(x) over the plane",
+                            live=live.options("pegasos", "pg_gamma", "pg_degree", "pg_coef0", "pg_lam", "pg_T",
+                                              "pg_epochs", "pg_replay"))
     with right:
         st.markdown("**Objective vs t, and the exact optimum**")
-        page.chart(objective_figure(run.t, run.objective, run.objective_avg, optimum, t_mark=t), key="pg_objective")
+        page.chart(drawn["pg_objective"], key="pg_objective")
 
 
-def perceptron_section(X, y, s, perceptron):
+def perceptron_section(perceptron, drawn):
     st.subheader("The kernel perceptron on the same points")
     st.markdown(
         "The perceptron sweeps the points in order and, whenever $y_t \\sum_i \\alpha_i y_i K(x_i, x_t) \\le 0$, "
@@ -136,8 +143,8 @@ def perceptron_section(X, y, s, perceptron):
     left, right = st.columns([1.2, 1], gap="medium")
     with left:
         st.markdown("**The perceptron's f(x); rings grow with the mistake count αᵢ**; ▶ Play: epoch by epoch")
-        page.boundary_chart(perceptron_replay_figure(X, y, s.kernel, s.max_epochs, data.own_points()),
-                            key="pg_perceptron", name="Kernel perceptron: f(x) over the plane")
+        page.boundary_chart(drawn["pg_perceptron"], key="pg_perceptron",
+                            name="Kernel perceptron: f(x) over the plane")
     with right:
         if perceptron.converged:
             st.success(f"Converged: epoch {perceptron.n_epochs} made no mistake, so every training point is "
@@ -148,7 +155,7 @@ def perceptron_section(X, y, s, perceptron):
                        "the origin with this kernel (or it needs more epochs). A more local kernel (RBF with a "
                        "larger γ) separates more, and more epochs give it more passes.", icon=":material/warning:")
         page.metrics({"total mistakes Σ αᵢ": perceptron.n_mistakes, "training error": f"{perceptron.train_error:.1%}"})
-        page.chart(mistakes_figure(perceptron.mistakes), key="pg_mistakes")
+        page.chart(drawn["pg_mistakes"], key="pg_mistakes")
 
 
 lesson()

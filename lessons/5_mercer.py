@@ -6,11 +6,11 @@ import streamlit as st
 
 from kernel_core.formula import MAX_LENGTH
 from kernel_core.mercer import CLOSURE_RULES, INVALID_KERNELS
-from lessons import data, page, reproduce, widgets
+from lessons import data, live, page, reproduce, widgets
 from lessons.compute_mercer import (CERTIFICATE_TEXT, CHECK_PSD_SOURCE, EXAMPLES, FORMULA_HELP, MAX_POINTS, NO_SVM_TEXT,
                                     PASSES_HERE_TEXT, RULES_TEXT, analyze_formula, analyze_invalid, analyze_kernel,
-                                    analyze_rule, analyze_scaled, certificate_figure, decision_figure, fit_formula_svm,
-                                    gram_heatmap, gram_points, rule_source, spectrum_figure)
+                                    analyze_rule, analyze_scaled, decision_figure, fit_formula_svm,
+                                    gram_figures, gram_points, rule_source, spectrum_figure)
 from lessons.psd_view import check, verdict
 
 TABS = ["Gram matrix & spectrum", "Closure rules", "Kernels that fail", "Your formula"]
@@ -23,15 +23,18 @@ def gram_tab(Xs, ys, n_all):
     report = analyze_kernel(Xs, kernel)
     with right:
         verdict(report)
+    charts = gram_figures(Xs, ys, report)
     left, right = st.columns(2, gap="medium")
     with left:
-        page.chart(gram_heatmap(report.K, ys), key="mc_gram")
+        # a move of a kernel parameter is drawn by the page's route before this rerun ends (lessons/live.py)
+        page.chart(charts["mc_gram"], key="mc_gram",
+                   live=live.options("mercer", "mc_gamma", "mc_degree", "mc_coef0"))
     with right:
-        page.chart(spectrum_figure(report.eigenvalues, report.threshold), key="mc_spectrum")
-    if report.certificate is not None:
+        page.chart(charts["mc_spectrum"], key="mc_spectrum")
+    if "mc_certificate" in charts:
         left, right = st.columns(2, gap="medium")
         with left:
-            page.chart(certificate_figure(Xs, ys, report.certificate, report.quadratic_form), key="mc_certificate")
+            page.chart(charts["mc_certificate"], key="mc_certificate")
         right.markdown(CERTIFICATE_TEXT)
     subset = "" if n_all <= MAX_POINTS else f" (a fixed random {MAX_POINTS} of your {n_all})"
     st.caption(f"{Xs.shape[0]} points{subset}. Try the sigmoid kernel: tanh(γ x·z + r) fails for most γ and r. "

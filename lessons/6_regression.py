@@ -4,13 +4,12 @@ on β, and kernel logistic regression on the sidebar's 2-D data."""
 import numpy as np
 import streamlit as st
 
-from lessons import data, page, reproduce, widgets
-from lessons.compute_regression import (LOGISTIC_SOURCE, RIDGE_SOURCE, boundary_fig, bumps_fig, fit_descent,
-                                        fit_logistic, fit_ridge, fits_fig, history_fig)
+from lessons import data, live, page, reproduce, widgets
+from lessons.compute_regression import (LOGISTIC_SOURCE, RIDGE_SOURCE, descent_figures, fit_descent, fit_logistic,
+                                        fit_ridge, logistic_figures, ridge_figures)
 
-# the logistic page's f is a logit: its lines are probabilities, not margins
-LOGISTIC_LINES = ("f = 0 (P = ½)", "f = ±1 (P ≈ 0.73 or 0.27)")
-HOUSE_AXES = dict(xtitle="x (scaled living area)", ytitle="y (price, $100k)")
+# the house-price sliders whose moves the page's route answers (lessons/live.py)
+HOUSE_SLIDERS = ("rg_n", "rg_gamma", "rg_degree", "rg_coef0", "rg_lam")
 GAP = "max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot"
 # the logistic section's fixed prose, written outside its fragment (page.section)
 LOGISTIC_TEXT = ("Swap squared error for the logistic loss and the same trick classifies: $f(x) = \\sum_j \\beta_j K(x_j, x)$ "
@@ -42,8 +41,10 @@ def ridge_section(x, y, spec, lam, left, right):
         page.warnings(r.warnings)
         st.markdown("Each thin line is one term $\\beta_j K(x_j, x)$, a bump centred on a training point; "
                     "the thick line, their sum, is the fitted curve.")
-        page.chart(bumps_fig(x[:, 0], y, r.grid, r.beta, r.bumps, r.f, **HOUSE_AXES), key="rg_bumps",
-                   name="Kernel ridge: the bumps βⱼK(xⱼ, x) and their sum")
+        # a move of n or of a kernel ridge control is drawn by the page's route before this rerun ends
+        page.chart(ridge_figures(x, y, spec, lam)["rg_bumps"], key="rg_bumps",
+                   name="Kernel ridge: the bumps βⱼK(xⱼ, x) and their sum",
+                   live=live.options("regression.house", *HOUSE_SLIDERS))
         page.metrics({"training RMSE": f"{r.rmse:.4g}", "largest |βⱼ|": f"{np.max(np.abs(r.beta)):.4g}",
                       "Σⱼ βⱼ": f"{np.sum(r.beta):.4g}"})
     page.code("rg_ridge_numbers", "The numbers: β and the ridge prediction f(xⱼ) at each training point, and the solver",
@@ -67,18 +68,14 @@ def descent_section(x, y, spec):
         page.show_error(exc, stop=False)
         return
     page.warnings(r.warnings)
+    charts = descent_figures(x, y, spec, ratio, T, stochastic, int(st.session_state["seed"]))
     left, right = st.columns([1.3, 1], gap="medium")
     with left:
-        page.chart(fits_fig(x[:, 0], y, r.grid, r.f_theta if r.explicit else r.f_beta, r.f_beta,
-                            theta_name="θᵀφ(x) (LMS on θ)" if r.explicit else "(no finite φ: β only)",
-                            beta_name="Σⱼ βⱼ K(xⱼ, x) (kernel LMS on β)", uirevision="rg_fits", **HOUSE_AXES,
-                            beta_frames=([f"t = {t}" for t in r.frame_t], r.f_beta_frames)),
-                   key="rg_fits", name="Gradient descent: LMS on θ and kernel LMS on β")
+        page.chart(charts["rg_fits"], key="rg_fits", name="Gradient descent: LMS on θ and kernel LMS on β",
+                   live=live.options("regression.house", "rg_eta", "rg_T"))
         st.caption("▶ Play replays kernel LMS: the dashed β curve at the recorded steps t, up to T.")
     with right:
-        curves = {"loss of θ": (r.loss_theta, None)} if r.explicit else {}
-        page.chart(history_fig(r.t, {**curves, "loss of β": (r.loss_beta, "dash")},
-                               ytitle="½ Σᵢ (yᵢ − f(xᵢ))² (log scale)", uirevision="rg_loss"), key="rg_loss")
+        page.chart(charts["rg_loss"], key="rg_loss")
     if not r.explicit:
         st.info(r.phi_note, icon=":material/info:")
     page.metrics({**({GAP: f"{r.max_diff:.3e}"} if r.explicit else {}), "η used": f"{r.eta:.4g}",
@@ -108,16 +105,17 @@ def logistic_section():
     with c:
         page.metrics({"training accuracy": f"{r.accuracy:.1%}", "J(β) after T steps": f"{r.objective[-1]:.6g}"},
                      help={"J(β) after T steps": f"η = {r.eta:.4g}, the core's safe step 1/(λ_max(K)/4 + λ)"})
+    charts = logistic_figures(X, y, spec, lam, T, data.own_points())
     left, right = st.columns([1.25, 1], gap="medium")
     with left:
         st.caption("Colour: the logit f(x). Solid line: f = 0, P = ½. "
                    "Dashed lines: f = ±1, P(y = +1 | x) ≈ 0.73 and 0.27.")
-        page.boundary_chart(boundary_fig(r.xs, r.ys, r.Z, X, y, line_names=LOGISTIC_LINES, own=data.own_points()),
-                            key="rgl_boundary")
+        page.boundary_chart(charts["rgl_boundary"], key="rgl_boundary",
+                            live=live.options("regression.logistic", "rgl_gamma", "rgl_degree", "rgl_coef0", "rgl_lam",
+                                              "rgl_T"))
     with right:
         st.caption("Gradient descent on β lowers J(β) at every step.")
-        page.chart(history_fig(r.t, {"J(β)": (r.objective, None)}, ytitle="J(β) (log scale)",
-                               uirevision="rgl_objective"), key="rgl_objective")
+        page.chart(charts["rgl_objective"], key="rgl_objective")
     page.code("rgl_numbers", "The numbers: β and P(y = +1 | x) per point, and the code of the update", LOGISTIC_SOURCE,
               columns={"j": np.arange(y.size), "x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int), "βⱼ": r.beta,
                        "P(y = +1 | xⱼ)": r.proba}, height=240, table_key="rgl_table")

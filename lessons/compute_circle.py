@@ -116,3 +116,10 @@ def curve_latex(lift, w, b):
         if r2 > 0:
             return rf"(x_1 {-c1:+.3f})^2 + (x_2 {-c2:+.3f})^2 = {np.sqrt(r2):.3f}^2 \quad\text{{(a circle)}}"
     return r"\text{not a closed curve: the plane does not cut the lifted data into inside and outside}"
+
+
+def figures(X, y, lift, C, own):
+    """The lesson's two charts by key, the lift in 3-D and the curve back in the plane: what the page draws and what
+    its live route answers for a move of C (lessons/live.py). ValueError where fit_lift refuses the data."""
+    fit = fit_lift(X, y, lift, C)
+    return {"cl_lift3d": lift_3d(y, lift, fit), "cl_back": back_figure(fit.xs, fit.ys, fit.Z, X, y, own=own)}

@@ -155,3 +155,18 @@ def cubic_fit(x, y, eta_ratio, T, stochastic, seed):
                     max_diff=float(np.max(np.abs(f_theta - f_beta))), t=lms.history_["t"],
                     loss_theta=lms.history_["loss"], loss_beta=klms.history_["loss"], theta=lms.theta_,
                     beta=klms.beta_, warnings=warnings + tuple(messages))
+
+
+def cost_figures(d, p):
+    """Section 2's chart by key, the cost of (1 + x·z)^p against p in d dimensions: what the page draws and what its
+    live route answers for a move of d or p (lessons/live.py)."""
+    c = costs(d)
+    return {"fm_cost": cost_fig(c.p, c.feature_dim, c.explicit_total, c.kernel_total, current=p, n_features=d)}
+
+
+def taylor_figures(gamma, z, m):
+    """Section 3's charts by key, the Gaussian against its m-term Taylor series and the error against m: what the
+    page draws and what its live route answers for a move of m, γ or z (lessons/live.py)."""
+    t = taylor(gamma, z, m)
+    return {"fm_taylor": taylor_fig(TAYLOR_X, t.exact, t.approx, z, m),
+            "fm_taylor_error": taylor_error_fig(t.m, t.errors, current=m)}

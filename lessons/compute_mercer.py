@@ -195,3 +195,13 @@ def fit_formula_svm(X, y, expr, params, C):
                       free_sv=np.flatnonzero(status == "free SV"), bounded_sv=np.flatnonzero(status == "bounded SV"),
                       n_sv=int(svm.support_.size), b=float(svm.intercept_), objective=float(svm.dual_objective_),
                       train_error=float(np.mean(svm.predict(X) != y)), warnings=tuple(messages))
+
+
+def gram_figures(Xs, ys, report):
+    """The Gram tab's charts by key (the certificate only where check_psd found one): what the page draws and what
+    its live route answers for a move of a kernel parameter (lessons/live.py)."""
+    charts = {"mc_gram": gram_heatmap(report.K, ys),
+              "mc_spectrum": spectrum_figure(report.eigenvalues, report.threshold)}
+    if report.certificate is not None:
+        charts["mc_certificate"] = certificate_figure(Xs, ys, report.certificate, report.quadratic_form)
+    return charts

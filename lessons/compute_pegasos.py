@@ -192,3 +192,38 @@ def perceptron_replay_figure(X, y, kernel, max_epochs, own):
         return Z, [f"epoch {e + 1}" for e in at], alphas
 
     return pegasos.perceptron_figure(p.surface.xs, p.surface.ys, p.surface.Z, X, y, p.alpha, replay=replay, own=own)
+
+
+def replay_step(run, progress):
+    """The snapshot k and the step t that the replay slider's `progress` (1–100 % of T) shows."""
+    k = round((progress - 1) / 99 * (run.snapshot_t.size - 1))
+    return k, int(run.snapshot_t[k])
+
+
+FIGURE_KEYS = ("pg_boundary", "pg_objective", "pg_alpha", "pg_perceptron", "pg_mistakes")
+
+
+def figures(X, y, s, progress, iterate, own, keys=FIGURE_KEYS):
+    """The lesson's charts by key (those in `keys`): the replayed decision plot and the objective at the replay
+    slider's step, the coefficients over time, the perceptron's decision plot and its mistakes. What the page draws
+    and what its live route answers (lessons/live.py), which asks only for the charts on the student's screen.
+    s: a Setup; ValueError where the core refuses the data."""
+    charts = {}
+    if {"pg_boundary", "pg_objective", "pg_alpha"} & set(keys):
+        run = fit_pegasos(X, y, s.kernel, s.lam, s.T, s.seed)
+        k, t = replay_step(run, progress)
+        if "pg_boundary" in keys:
+            charts["pg_boundary"] = pegasos_replay_figure(X, y, s.kernel, s.lam, s.T, s.seed, k, iterate, own)
+        if {"pg_objective", "pg_alpha"} & set(keys):
+            optimum = exact_optimum(X, y, s.kernel, s.lam)
+            if "pg_objective" in keys:
+                charts["pg_objective"] = objective_figure(run.t, run.objective, run.objective_avg, optimum.objective,
+                                                          t_mark=t)
+            if "pg_alpha" in keys:
+                charts["pg_alpha"] = alpha_animation(run.snapshot_t, run.alpha_snapshots, run.alpha_avg_snapshots, y,
+                                                     optimum.alpha_y)
+    if "pg_perceptron" in keys:
+        charts["pg_perceptron"] = perceptron_replay_figure(X, y, s.kernel, s.max_epochs, own)
+    if "pg_mistakes" in keys:
+        charts["pg_mistakes"] = mistakes_figure(fit_perceptron(X, y, s.kernel, s.max_epochs).mistakes)
+    return charts

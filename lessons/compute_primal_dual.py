@@ -20,6 +20,8 @@ from lessons.caught import caught_warnings
 from lessons.memo import memo
 from lessons.state import C_VALUES, GAMMA_VALUES
 
+# the lesson's sliders whose moves its live route answers (lessons/live.py)
+LIVE_SLIDERS = ("pd_C", "pd_gamma", "pd_degree", "pd_coef0")
 # SMO stops at a KKT violation of DUAL_TOL: w and b then agree with the primal in every printed digit
 DUAL_TOL = 1e-9
 # a duality gap this small against max(1, |primal objective|) is zero within the solvers' tolerances (both stop
@@ -208,6 +210,15 @@ def dual_figure(X, y, test, setup, own):
                               replay=lambda: _replay(X, y, test, setup), last_working_set=d.working_set[-1], own=own)
 
 
+def figures(X, y, test, setup, own):
+    """The lesson's two charts by key, the decision plot and the α bars: what the page draws and what its live route
+    answers for a move of C (lessons/live.py), made by this one function so that both are the same figures."""
+    d = solve(X, y, test, setup).dual
+    return {"pd_boundary": dual_figure(X, y, test, setup, own),
+            "pd_alpha": alpha_bars(d.alpha, y, setup.C, height=460, snapshots=d.snapshot_alpha,
+                                   labels=snapshot_labels(d))}
+
+
 @memo(max_entries=32)
 def libsvm(X, y, setup):
     """scikit-learn's SVC (libsvm) on the same data and kernel, for comparison only."""
@@ -316,3 +327,10 @@ def one_vs_rest(X, y, test, kernel, C, offset):
         converged=tuple(bool(e.converged_) for e in model.estimators_),
         accuracy=float(np.mean(model.predict(X) == y)),
         test_accuracy=float(np.mean(model.predict(test[0]) == test[1])) if test else None, warnings=tuple(messages))
+
+
+def ovr_figures(X, y, test, setup, own):
+    """The one-vs-rest view's chart by key (three classes, or labels other than ±1, in kernel mode): what the page
+    draws and what its live route answers (lessons/live.py). test: the multiclass held-out sample."""
+    r = one_vs_rest(X, y, test, setup.kernel, setup.C, setup.offset)
+    return {"pd_ovr": ovr_figure(r.xs, r.ys, r.Z, X, y, r.classes, own=own)}

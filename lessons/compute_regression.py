@@ -154,3 +154,39 @@ def fit_logistic(X, y, spec, lam, T):
     return Logistic(xs=grid.x, ys=grid.y, Z=Z, beta=model.beta_, eta=model.eta_, t=model.history_["t"],
                     objective=model.history_["objective"], accuracy=float(np.mean(model.predict(X) == y)),
                     proba=model.predict_proba(X)[:, 1], warnings=tuple(messages))
+
+
+# the house-price charts' axes
+HOUSE_AXES = dict(xtitle="x (scaled living area)", ytitle="y (price, $100k)")
+
+
+def ridge_figures(x, y, spec, lam):
+    """The kernel-ridge chart by key: what the page draws and what its live route answers (lessons/live.py)."""
+    r = fit_ridge(x, y, spec, lam)
+    return {"rg_bumps": bumps_fig(x[:, 0], y, r.grid, r.beta, r.bumps, r.f, **HOUSE_AXES)}
+
+
+def descent_figures(x, y, spec, eta_ratio, T, stochastic, seed):
+    """The gradient-descent charts by key, the fits (with kernel LMS's replay) and the losses: what the page draws and
+    what its live route answers (lessons/live.py)."""
+    r = fit_descent(x, y, spec, eta_ratio, T, stochastic, seed)
+    curves = {"loss of θ": (r.loss_theta, None)} if r.explicit else {}
+    return {"rg_fits": fits_fig(x[:, 0], y, r.grid, r.f_theta if r.explicit else r.f_beta, r.f_beta,
+                                theta_name="θᵀφ(x) (LMS on θ)" if r.explicit else "(no finite φ: β only)",
+                                beta_name="Σⱼ βⱼ K(xⱼ, x) (kernel LMS on β)", uirevision="rg_fits", **HOUSE_AXES,
+                                beta_frames=([f"t = {t}" for t in r.frame_t], r.f_beta_frames)),
+            "rg_loss": history_fig(r.t, {**curves, "loss of β": (r.loss_beta, "dash")},
+                                   ytitle="½ Σᵢ (yᵢ − f(xᵢ))² (log scale)", uirevision="rg_loss")}
+
+
+# the logistic page's f is a logit: its lines are probabilities, not margins
+LOGISTIC_LINES = ("f = 0 (P = ½)", "f = ±1 (P ≈ 0.73 or 0.27)")
+
+
+def logistic_figures(X, y, spec, lam, T, own):
+    """The logistic section's charts by key, the decision plot and J(β) against t: what the page draws and what its
+    live route answers (lessons/live.py)."""
+    r = fit_logistic(X, y, spec, lam, T)
+    return {"rgl_boundary": boundary_fig(r.xs, r.ys, r.Z, X, y, line_names=LOGISTIC_LINES, own=own),
+            "rgl_objective": history_fig(r.t, {"J(β)": (r.objective, None)}, ytitle="J(β) (log scale)",
+                                         uirevision="rgl_objective")}

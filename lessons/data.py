@@ -48,6 +48,21 @@ def load(name, n, noise, seed, points, only_mine, multiclass=False):
     return check_X_y(X, y)
 
 
+def train_set(settings, points, multiclass=False):
+    """(X, y) the sidebar's settings (a mapping with dataset, n, noise, seed and only_mine) give with the student's
+    `points`: what training_data draws from the session, and lessons/live.py from a link."""
+    return load(settings["dataset"], settings["n"], settings["noise"], settings["seed"], tuple(points),
+                settings.get("only_mine", False), multiclass)
+
+
+def test_set(settings, multiclass=False):
+    """The held-out sample of test_data, from the sidebar's settings (a mapping); None when there is none."""
+    if settings.get("only_mine") or not datasets.DATASET_INFO[settings["dataset"]].uses_n:
+        return None
+    return load(settings["dataset"], settings["n"], settings["noise"], settings["seed"] + TEST_SEED_OFFSET, (), False,
+                multiclass)
+
+
 def own_points():
     """The student's own points [(x1, x2, label)], as decision plots draw them."""
     return st.session_state.get("user_points", ())
@@ -64,8 +79,9 @@ def training_data(dataset=None, multiclass=False):
                 "lesson is binary (y = −1 or +1), so they are left out of its training data; lesson 3 with 'any "
                 "kernel' trains on all three classes (one-vs-rest).", icon=":material/filter_alt:")
     try:
-        return load(dataset or s["dataset"], s["n"], s["noise"], s["seed"], own_points(),
-                    s.get("only_mine", False), multiclass)
+        settings = {"dataset": dataset or s["dataset"], "n": s["n"], "noise": s["noise"], "seed": s["seed"],
+                    "only_mine": s.get("only_mine", False)}
+        return train_set(settings, own_points(), multiclass)
     except ValueError as exc:
         show_error(exc)
 
@@ -73,10 +89,7 @@ def training_data(dataset=None, multiclass=False):
 def test_data(multiclass=False):
     """A fresh sample from the sidebar's generator (same n and noise, another seed) to measure test
     accuracy; None when there is nothing to draw from (a fixed example, or only the student's points)."""
-    s = st.session_state
-    if s.get("only_mine") or not datasets.DATASET_INFO[s["dataset"]].uses_n:
-        return None
-    return load(s["dataset"], s["n"], s["noise"], s["seed"] + TEST_SEED_OFFSET, (), False, multiclass)
+    return test_set(st.session_state, multiclass)
 
 
 def house_prices(n=None):

@@ -14,7 +14,8 @@ Streamlit Community Cloud — under names that carry plotly.js's version or the 
 cached copy is never stale. What each message carries besides the figure is a ~0.4 KB loader (a component's
 inline script travels with every message; only an installed package's asset directory avoids that).
 
-Message: bytes — one line of JSON options ({"mode": "plain" | "boundary" | "cells", "height": ..., "name": the
+Message: bytes — one line of JSON options ({"mode": "plain" | "boundary" | "cells", "live": lessons/live.options
+on the chart that answers a slider's moves by a route, "height": ..., "name": the
 chart's short name, "label": its text alternative, both made from the figure by figures.describe, "file": the chart's
 key, which names its PNG/SVG downloads, "replay": whether it has frames made on demand, "present": true in presenter
 mode}), a newline, then
@@ -99,7 +100,7 @@ export default async function (component) {{
 _component = st.components.v2.component("kernel_lab.live_chart", js=LOADER, isolate_styles=False)
 
 
-def _figure_json(fig, frames=False):
+def figure_json(fig, frames=False):
     """The figure as JSON text and its text alternative (name, description: figures.describe), made once per figure
     object (pages memoize their figures); with frames: with the frames figures.figure deferred."""
     attribute = "_live_chart_json_frames" if frames else "_live_chart_json"
@@ -114,7 +115,7 @@ def _figure_json(fig, frames=False):
 
 def message(figure, **options):
     """One message: a line of JSON options (with the figure's name and text alternative), then the figure's JSON;
-    figure: what _figure_json made."""
+    figure: what figure_json made."""
     text, alternative = figure
     return (json.dumps({**options, **alternative}, separators=(",", ":")) + "\n" + text).encode()
 
@@ -141,7 +142,7 @@ def _look(present):
 def _message(fig, key, name, present, mode, **options):
     deferred = has_deferred_frames(fig)
     frames = deferred and bool(st.session_state.get(frames_key(key)))
-    return message(_named(_figure_json(fig, frames), name), mode=mode, replay=deferred, file=key, **_look(present),
+    return message(_named(figure_json(fig, frames), name), mode=mode, replay=deferred, file=key, **_look(present),
                    **options)
 
 
@@ -152,11 +153,12 @@ def _wants_frames(key, raw):
     return False
 
 
-def chart(fig, *, key, height=None, name=None, present=False):
+def chart(fig, *, key, height=None, name=None, present=False, live=None):
     """Draw `fig` (a go.Figure, e.g. from figures.figure) and redraw it in place on later reruns. name: what a
     screen reader calls it, when its title or axes do not tell it from another chart on the page; present:
-    presenter mode."""
-    _component(key=key, data=_message(fig, key, name, present, "plain", height=height),
+    presenter mode; live: lessons/live.options, the section's sliders whose moves a route answers."""
+    live = {"live": live} if live else {}
+    _component(key=key, data=_message(fig, key, name, present, "plain", height=height, **live),
                on_event_change=lambda: _wants_frames(key, st.session_state[key].get("event")))
 
 
@@ -238,11 +240,13 @@ def cell_chart(fig, *, key, shape, on_cell, height=None, name=None, present=Fals
                on_event_change=functools.partial(_on_cell, key, tuple(shape), on_cell))
 
 
-def boundary_chart(fig, *, key, own, new_class, on_event, name=None, present=False):
+def boundary_chart(fig, *, key, own, new_class, on_event, name=None, present=False, live=None):
     """Draw a decision plot (a go.Figure that draws the student's points as its OWN_POINTS trace) in place;
     clicks, drags and double-clicks on it become ChartEvents. `own`: the student's points (their count bounds
     the indices); `new_class`: the class a click adds (+1, −1 or 2; shift-click adds OTHER_CLASS[new_class]). `on_event(event)` runs as a widget callback, before the
-    script reruns, so everything drawn in that rerun already shows the change. Returns the event or None."""
-    result = _component(key=key, data=_message(fig, key, name, present, "boundary", own=OWN_POINTS),
+    script reruns, so everything drawn in that rerun already shows the change. live: lessons/live.options, the
+    section's slider whose moves a route answers. Returns the event or None."""
+    live = {"live": live} if live else {}
+    result = _component(key=key, data=_message(fig, key, name, present, "boundary", own=OWN_POINTS, **live),
                         on_event_change=functools.partial(_on_event, key, len(own), new_class, on_event))
     return parse_event(result.event, n_own=len(own), new_class=new_class)

@@ -54,10 +54,12 @@ def _freeze(value):
 def memo(max_entries=64):
     """Decorator: the function with a process-wide LRU memory of its last max_entries results, shared by
     every session. Results are shared, so they are frozen (_freeze): a page that tried to change one would
-    fail loudly instead of changing what every other student sees. An exception is raised, not remembered.
+    fail loudly instead of changing what every other student sees. An exception is raised, not remembered. A call
+    made while the same call is being computed in another thread waits for that result instead of computing it too.
     """
     def decorate(fn):
         memory = collections.OrderedDict()
+        computing = {}   # key → threading.Event, set when the one computation of that key under way ends
         lock = threading.Lock()
 
         def store(key, result):
@@ -75,7 +77,24 @@ def memo(max_entries=64):
                 if key in memory:
                     memory.move_to_end(key)
                     return memory[key]
-            return store(key, fn(*args, **kwargs))
+                running = computing.get(key)
+                if running is None:
+                    computing[key] = done = threading.Event()
+            if running is not None:
+                # the same call is being computed (by a live route and the rerun of the same move, or by two
+                # students): wait for its result rather than compute it twice on the same cores
+                running.wait()
+                with lock:
+                    if key in memory:
+                        memory.move_to_end(key)
+                        return memory[key]
+                return call(*args, **kwargs)   # it raised: compute it here (and raise here)
+            try:
+                return store(key, fn(*args, **kwargs))
+            finally:
+                with lock:
+                    del computing[key]
+                done.set()
 
         def peek(*args, **kwargs):
             """The remembered result of these arguments, or None: nothing is computed."""

@@ -5,8 +5,8 @@ import numpy as np
 import streamlit as st
 
 from figures.boundary import CLASS_LABELS
-from lessons import data, page
-from lessons.compute_primal_dual import one_vs_rest, ovr_figure
+from lessons import data, live, page
+from lessons.compute_primal_dual import LIVE_SLIDERS, one_vs_rest, ovr_figures
 
 
 def ovr_section(X, y, setup):
@@ -15,7 +15,8 @@ def ovr_section(X, y, setup):
             "predicts the class whose SVM gives the largest decision value, argmax_c f_c(x). The primal/dual "
             "comparison, the α's and the validation heatmap are for two classes (y = ±1).", icon=":material/info:")
     try:
-        r = one_vs_rest(X, y, data.test_data(multiclass=True), setup.kernel, setup.C, setup.offset)
+        test = data.test_data(multiclass=True)
+        r = one_vs_rest(X, y, test, setup.kernel, setup.C, setup.offset)
     except ValueError as exc:
         page.show_error(exc)
     page.warnings(r.warnings)
@@ -29,4 +30,5 @@ def ovr_section(X, y, setup):
                   **{f"SVs of {n} vs rest": str(k) for n, k in zip(names, r.n_sv)}})
     st.markdown("**One-vs-rest**: each SVM's boundary f_c = 0 (dashed, in its class's colour); the field is the "
                 "combined decision argmax_c f_c(x)")
-    page.boundary_chart(ovr_figure(r.xs, r.ys, r.Z, X, y, r.classes, own=data.own_points()), key="pd_ovr")
+    page.boundary_chart(ovr_figures(X, y, test, setup, data.own_points())["pd_ovr"], key="pd_ovr",
+                        live=live.options("primal-dual", *LIVE_SLIDERS))

@@ -143,9 +143,10 @@ def fitted_table(columns, column_config, height=None):
     st.table(pa.table(text), hide_index=True, height=height or "content")
 
 
-def chart(fig, key, name=None):
-    """Draw a figure, updated in place on later reruns (lessons/live_chart.py); name: see live_chart.chart."""
-    live_chart.chart(fig, key=key, name=name, present=presenting())
+def chart(fig, key, name=None, live=None):
+    """Draw a figure, updated in place on later reruns (lessons/live_chart.py); name: see live_chart.chart; live:
+    lessons/live.options of the sliders whose moves the page's route answers at once."""
+    live_chart.chart(fig, key=key, name=name, present=presenting(), live=live)
 
 
 def _apply_event(event):
@@ -160,13 +161,14 @@ def _apply_event(event):
     st.rerun(scope="app")
 
 
-def boundary_chart(fig, key, name=None):
+def boundary_chart(fig, key, name=None, live=None):
     """Draw a decision-boundary figure in place: a click adds a point of the sidebar's class where it lands
     (shift-click: the other class), dragging one of the student's points moves it, a double-click removes it.
-    The figure draws the student's points itself (decision_figure(..., own=data.own_points()), memoized with it)."""
+    The figure draws the student's points itself (decision_figure(..., own=data.own_points()), memoized with it).
+    live: lessons/live.options of the slider whose moves the page's route answers at once."""
     live_chart.boundary_chart(fig, key=key, own=sidebar.user_points(), name=name,
                               new_class=int(st.session_state.get("new_class") or 1), on_event=_apply_event,
-                              present=presenting())
+                              present=presenting(), live=live)
 
 
 def cell_chart(fig, key, shape, on_cell):

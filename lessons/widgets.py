@@ -137,7 +137,7 @@ def kernel_controls(prefix, of=""):
     to every label when a page has two choosers (each control needs a label of its own)."""
     tail = f", {of}" if of else ""
     kernel = selectbox(f"Kernel{tail}", f"{prefix}_kernel", format_func=KERNEL_LABELS.get)
-    gamma, degree, coef0 = None, 3, 1.0
+    gamma, degree, coef0 = None, None, None
     if kernel != "linear":
         gamma = log_slider(f"γ (kernel width; larger = more local){tail}", f"{prefix}_gamma")
         if kernel in SIGMA_FORMS:
@@ -146,7 +146,14 @@ def kernel_controls(prefix, of=""):
         degree = slider(f"d (polynomial degree){tail}", f"{prefix}_degree")
     if kernel in ("poly", "sigmoid"):
         coef0 = slider(f"r (additive constant coef0){tail}", f"{prefix}_coef0", step=0.25)
-    return KernelSpec(kernel, gamma, degree, coef0)
+    return kernel_spec(kernel, gamma, degree, coef0)
+
+
+def kernel_spec(kernel, gamma, degree, coef0):
+    """The KernelSpec of kernel_controls' values: a parameter the kernel does not use (and whose control is not
+    drawn) takes its fixed value, so that the same kernel is always the same spec."""
+    return KernelSpec(kernel, gamma if kernel != "linear" else None, degree if kernel == "poly" else 3,
+                      coef0 if kernel in ("poly", "sigmoid") else 1.0)
 
 
 def c_control(prefix):

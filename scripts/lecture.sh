@@ -79,7 +79,7 @@ start_worker() {
   shift
   # fileWatcherType none: nobody edits the code during a lecture, and the watcher re-scans every loaded
   # module (~2 000) for each new session, ~165 ms of CPU per page open (9x the cost of an open without it)
-  .venv/bin/python -m streamlit run app.py \
+  .venv/bin/python -m streamlit run serve.py \
     --server.port "${ports[$i]}" --server.address 127.0.0.1 --server.headless true \
     --server.fileWatcherType none --server.runOnSave false --browser.gatherUsageStats false \
     "$@" </dev/null >>"$run_dir/worker$i.log" 2>&1 &

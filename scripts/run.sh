@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh requirements.txt
-exec .venv/bin/python -m streamlit run app.py "$@"
+exec .venv/bin/python -m streamlit run serve.py "$@"

@@ -48,7 +48,7 @@ def start_streamlit(script, port):
 @pytest.fixture(scope="session")
 def app_url():
     port = free_port()
-    proc = start_streamlit(ROOT / "app.py", port)
+    proc = start_streamlit(ROOT / "serve.py", port)
     yield f"http://127.0.0.1:{port}"
     proc.terminate()
     try:

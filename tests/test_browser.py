@@ -439,3 +439,39 @@ def test_a_click_with_the_third_class_chosen_adds_a_class_2_point_to_the_one_vs_
         return t >= 0 && gd.calcdata[t].length === 1;
     }}""", timeout=15_000)
     page.close()
+
+
+def draws(page, keys):
+    """How many times each chart in `keys` has been drawn."""
+    return [page.evaluate(DRAWS_JS, key) for key in keys]
+
+
+def test_a_c_move_on_lesson_3_is_drawn_from_the_live_route_and_the_rerun_draws_it_no_second_time(browser, app_url):
+    page = open_lesson(browser, f"{app_url}/primal-dual")
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "/live/primal-dual" in request.url else None)
+    charts = ["pd_boundary", "pd_alpha"]
+    before = draws(page, charts)
+    slider_step(page, "slack penalty")
+    assert len(asked) == 1 and "pd_C=1.78" in asked[0], asked
+    # one draw each: the rerun brought the figures the route had answered, which draw nothing
+    assert draws(page, charts) == [n + 1 for n in before]
+    assert "pd_C=1.78" in page.url
+    page.close()
+
+
+def test_without_the_live_route_a_move_is_drawn_by_the_rerun(browser, app_url):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    answered = []
+    page.route("**/live/**", lambda route: (answered.append(route.request.url), route.fulfill(status=404)))
+    page.goto(f"{app_url}/primal-dual", wait_until="domcontentloaded")
+    page.locator('[data-testid="stMain"] .js-plotly-plot').first.wait_for(state="visible", timeout=60_000)
+    wait_idle(page)
+    page.wait_for_timeout(500)
+    charts = ["pd_boundary", "pd_alpha"]
+    before = draws(page, charts)
+    slider_step(page, "slack penalty")
+    slider_step(page, "slack penalty")
+    assert len(answered) == 1, answered      # the 404 turned live moves off: the second move asked nothing
+    assert draws(page, charts) == [n + 2 for n in before]
+    page.close()

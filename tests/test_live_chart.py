@@ -19,7 +19,7 @@ XS = YS = np.linspace(-1.0, 1.0, 20)
 
 def test_a_message_is_an_options_line_then_the_figure_with_base64_arrays():
     fig = decision_figure(XS, YS, np.add.outer(YS, XS), X, y)
-    options, figure_text = live_chart.message(live_chart._figure_json(fig), mode="boundary", own=OWN_POINTS) \
+    options, figure_text = live_chart.message(live_chart.figure_json(fig), mode="boundary", own=OWN_POINTS) \
         .decode().split("\n", 1)
     assert json.loads(options) == {"mode": "boundary", "own": OWN_POINTS, "name": chart_name(fig.to_dict()),
                                    "label": describe(fig.to_dict())}
@@ -29,9 +29,9 @@ def test_a_message_is_an_options_line_then_the_figure_with_base64_arrays():
     assert "[" not in figure_text.split('"z":', 1)[1][:20]
 
 
-def test_the_figure_json_is_made_once_per_figure():
+def test_thefigure_json_is_made_once_per_figure():
     fig = decision_figure(XS, YS, np.add.outer(YS, XS), X, y)
-    assert live_chart._figure_json(fig) is live_chart._figure_json(fig)
+    assert live_chart.figure_json(fig) is live_chart.figure_json(fig)
 
 
 def test_plotly_js_and_the_script_are_published_under_names_that_change_with_their_content():

@@ -89,3 +89,63 @@ def test_an_exception_is_raised_every_time_and_never_remembered():
         with pytest.raises(ValueError, match="larger x"):
             fit(-1)
     assert calls == [-1, -1] and not fit.memory
+
+
+def test_a_call_made_while_the_same_call_runs_waits_for_its_result_instead_of_computing_it_again():
+    import threading
+    import time
+
+    calls, started = [], threading.Event()
+
+    @memo()
+    def slow(x):
+        calls.append(x)
+        started.set()
+        time.sleep(0.3)
+        return np.full(3, x)
+
+    results = [None, None]
+
+    def run(k):
+        results[k] = slow(2.0)
+
+    first = threading.Thread(target=run, args=(0,))
+    first.start()
+    started.wait(5)
+    second = threading.Thread(target=run, args=(1,))
+    second.start()
+    first.join(5)
+    second.join(5)
+    assert calls == [2.0]
+    assert results[0] is results[1]
+
+
+def test_a_waiting_call_computes_again_when_the_one_it_waited_for_raised():
+    import threading
+    import time
+
+    calls = []
+
+    @memo()
+    def flaky(x):
+        calls.append(x)
+        if len(calls) == 1:
+            time.sleep(0.2)
+            raise ValueError("the first call fails")
+        return x + 1
+
+    errors, results = [], []
+
+    def run():
+        try:
+            results.append(flaky(1))
+        except ValueError as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    threads[0].start()
+    time.sleep(0.05)
+    threads[1].start()
+    for t in threads:
+        t.join(5)
+    assert len(errors) == 1 and results == [2] and len(calls) == 2

@@ -19,6 +19,12 @@
 // makes on demand (options.replay) gets the buttons too: the first Play or Step sends {op: "frames"}, and the
 // figure that comes back with its frames is played.
 //
+// Live moves (options.live, lessons/live.py): the moment one of the section's sliders (options.live.controls)
+// takes a new value, the element asks the page's route for the figures of the charts on or near the screen at that
+// value and draws each chart it answers (found by key) in place, while the rerun that move started goes on; the
+// rerun then brings the same figure JSON, which draws nothing. A chart with its replay frames loaded is left to the
+// rerun (the route sends no frames). A server without the route (404) turns live moves off for the page.
+//
 // Look. The figure's template is light; here it follows the page's theme (read from the app's colours, redrawn
 // when the student switches it): paper, text and legend take the theme's colours, while the plot area stays
 // light so the data's colours (the classes, black boundary lines, the diverging field) mean the same in both.
@@ -64,6 +70,8 @@ const NEAR = "100% 0px";
 
 let plotly = null;
 const charts = new Set();       // every mounted chart, redrawn when the page's theme changes
+const byKey = new Map();        // chart key (options.file) → chart: the charts a live route answers
+let liveOff = false;            // the server has no live routes
 
 // the page's theme from the app's own colours: {dark, bg, fg}
 function pageTheme() {
@@ -258,25 +266,98 @@ class Chart {
     }
   }
 
+  // options.live: watch the value of each of the section's sliders (Streamlit moves the thumb and sets its range
+  // input's value attribute before it sends the change); found again after each message, as Streamlit may have
+  // drawn a slider anew
+  watchControls(plotlyUrl) {
+    const live = this.options.live;
+    const inputs = live && !liveOff ? Object.keys(live.controls)
+      .map((key) => [key, document.querySelector(`.st-key-${window.CSS.escape(key)} input[type="range"]`)])
+      .filter(([, input]) => input) : [];
+    const same = this.liveInputs && inputs.length === this.liveInputs.length
+      && inputs.every(([, input], k) => this.liveInputs[k][1] === input);
+    if (same) return;
+    if (this.liveWatch) this.liveWatch.disconnect();
+    this.liveInputs = inputs;
+    this.liveWatch = null;
+    if (!inputs.length) return;
+    this.liveAsked = this.liveAsked || 0;
+    this.liveValues = Object.fromEntries(inputs.map(([key, input]) => [key, input.getAttribute("value")]));
+    this.liveWatch = new MutationObserver((records) => {
+      for (const [key, input] of inputs) {
+        const value = input.getAttribute("value");
+        if (!records.some((r) => r.target === input) || value === this.liveValues[key]) continue;
+        this.liveValues[key] = value;
+        this.liveMove(key, value, plotlyUrl).catch((error) => console.error("Kernel Lab live move:", error));
+      }
+    });
+    for (const [, input] of inputs) this.liveWatch.observe(input, {attributes: true, attributeFilter: ["value"]});
+  }
+
+  async liveMove(control, position, plotlyUrl) {
+    const live = this.options.live;
+    const ticket = ++this.liveAsked;
+    const values = live.controls[control];
+    const params = new URLSearchParams(window.location.search);
+    params.set(control, values ? values[Number(position)] : position);
+    // only the charts on or near the screen: one farther away keeps its figure until the rerun brings it
+    params.set("_charts", [...byKey].filter(([, chart]) => chart.root.isConnected && chart.near)
+      .map(([key]) => key).join(","));
+    // the app's base URL: plotly.js is served at <base>app/static/<file>
+    const url = new URL(live.route, new URL("../../", plotlyUrl));
+    url.search = params.toString();
+    const response = await fetch(url);
+    if (response.status === 404) {
+      liveOff = true;
+      for (const chart of charts) if (chart.liveWatch) chart.liveWatch.disconnect();
+      return;
+    }
+    if (response.status !== 200) return;   // 204: the page draws no such figures here; 400: a link it refuses
+    const lines = (await response.text()).split("\n");
+    if (ticket !== this.liveAsked) return;  // a later move is on its way
+    JSON.parse(lines[0]).forEach((key, k) => {
+      const chart = byKey.get(key);
+      if (chart && chart.root.isConnected) chart.showLive(lines[k + 1]);
+    });
+  }
+
+  // a figure the live route answered, drawn as a message's figure is; not while it plays, nor once the frames it
+  // makes on demand are loaded (the route sends none: the rerun brings the figure with them)
+  showLive(figureText) {
+    if (figureText === this.figureText || this.playing || (this.options.replay && this.frameNames.length)) return;
+    this.newFigure(figureText);
+    this.redraw().catch((error) => this.fail(error));
+  }
+
+  newFigure(figureText) {
+    this.figureText = figureText;
+    this.figure = JSON.parse(figureText);
+    this.frameNames = (this.figure.frames || []).map((f, k) => (f.name === undefined ? String(k) : String(f.name)));
+    this.frame = -1;
+    this.playing = false;
+    this.layoutBar();
+  }
+
   async update(data, plotlyUrl, setTriggerValue) {
     this.send = setTriggerValue;
     const text = messageText(data);
     const cut = text.indexOf("\n");
     const optionsText = text.slice(0, cut);
-    const restyle = optionsText !== this.optionsText;   // presenter mode switched: the same figure, a new look
-    this.optionsText = optionsText;
-    this.options = JSON.parse(optionsText);
+    const options = JSON.parse(optionsText);
+    // presenter mode switched: the same figure, a new look (a new name or text alternative only relabels it)
+    const {name, label, ...look} = options;
+    const lookText = JSON.stringify(look);
+    const restyle = lookText !== this.lookText;
+    this.lookText = lookText;
+    this.options = options;
+    if (options.file) byKey.set(options.file, this);
     this.label();
     const figureText = text.slice(cut + 1);
     this.Plotly = await loadPlotly(plotlyUrl);
     this.watchNear();
+    this.watchControls(plotlyUrl);
     if (figureText !== this.figureText) {
-      this.figureText = figureText;
-      this.figure = JSON.parse(figureText);
-      this.frameNames = (this.figure.frames || []).map((f, k) => (f.name === undefined ? String(k) : String(f.name)));
-      this.frame = -1;
-      this.playing = false;
-      this.layoutBar();
+      this.newFigure(figureText);
       await this.redraw();
     } else {
       this.layoutBar();
@@ -617,6 +698,8 @@ class Chart {
 
   destroy() {
     charts.delete(this);
+    if (byKey.get(this.options.file) === this) byKey.delete(this.options.file);
+    if (this.liveWatch) this.liveWatch.disconnect();
     this.observer.disconnect();
     if (this.nearby) this.nearby.disconnect();
     this.playing = false;
