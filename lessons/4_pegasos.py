@@ -90,7 +90,8 @@ def lesson():
     st.markdown("**The coefficients over time.** Press ▶ to watch β grow into α: each bar is $\\alpha^t_j$, "
                 "the green dots are the running average $\\hat\\alpha_{t,j}$, the black ticks the exact SVM's "
                 "$\\alpha^*_j y_j$. (Played in your browser from the recorded snapshots.)")
-    drawn = charts(X, y, s)
+    # the charts the replay controls do not move (the replay fragment draws the other two)
+    drawn = figures(X, y, s, None, None, data.own_points(), keys=("pg_alpha", "pg_perceptron", "pg_mistakes"))
     page.chart(drawn["pg_alpha"], key="pg_alpha")
 
     perceptron_section(perceptron, drawn)
@@ -105,12 +106,6 @@ def lesson():
                    X, y, s.kernel, s.lam, s.T, s.seed, s.max_epochs)
 
 
-def charts(X, y, s):
-    """The page's five figures by key, at the replay controls' values in this session (compute_pegasos.figures)."""
-    state = st.session_state
-    return figures(X, y, s, state["pg_replay"], state["pg_iterate"], data.own_points())
-
-
 @page.fragment
 def replay(X, y, s, run):
     """The replay controls and the two figures they move: a replay step reruns only this."""
@@ -120,7 +115,7 @@ def replay(X, y, s, run):
     with b:
         progress = widgets.slider("replay: t as % of T (100 % = the end of the run)", "pg_replay")
     _, t = replay_step(run, progress)
-    drawn = charts(X, y, s)
+    drawn = figures(X, y, s, progress, iterate, data.own_points(), keys=("pg_boundary", "pg_objective"))
     symbol = "α̂_t" if iterate == "avg" else "α^t"
     left, right = st.columns(2, gap="medium")
     with left:

@@ -207,11 +207,13 @@ def figures(X, y, s, progress, iterate, own, keys=FIGURE_KEYS):
     """The lesson's charts by key (those in `keys`): the replayed decision plot and the objective at the replay
     slider's step, the coefficients over time, the perceptron's decision plot and its mistakes. What the page draws
     and what its live route answers (lessons/live.py), which asks only for the charts on the student's screen.
-    s: a Setup; ValueError where the core refuses the data."""
+    s: a Setup; progress and iterate (the replay controls) are read only for the first two charts; ValueError where
+    the core refuses the data."""
     charts = {}
     if {"pg_boundary", "pg_objective", "pg_alpha"} & set(keys):
         run = fit_pegasos(X, y, s.kernel, s.lam, s.T, s.seed)
-        k, t = replay_step(run, progress)
+        if {"pg_boundary", "pg_objective"} & set(keys):
+            k, t = replay_step(run, progress)
         if "pg_boundary" in keys:
             charts["pg_boundary"] = pegasos_replay_figure(X, y, s.kernel, s.lam, s.T, s.seed, k, iterate, own)
         if {"pg_objective", "pg_alpha"} & set(keys):
