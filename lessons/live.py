@@ -5,8 +5,11 @@ again on each of the 14–16 commits a rerun takes (docs/PERFORMANCE.md): the fi
 than in an app with one slider and one figure. So the sliders of a section also have a route: the moment one takes a
 new value, the chart element (lessons/live_chart_web/live_chart.js) asks GET /live/<section>?<the page's link, with
 the slider's new value>&_charts=<the charts on the student's screen> and draws the figures it answers in place. The
-rerun goes on as before and brings the same figures (the element draws a figure only when its JSON changed) and
-everything else: numbers, tables, the link.
+element holds the move's rerun back until they are drawn (the browser would otherwise render the whole page for the
+rerun while the answer is on its way, and the rerun's Python would share this process with the route); the rerun
+then brings the same figures (the element draws a figure only when its JSON changed) and everything else: numbers,
+tables, the link. While the figures are drawn, the element asks for the slider's next position the same way, so a
+move that goes on in its direction finds its answer already in the browser.
 
 The route computes with the functions the page calls (one `figures` function per section), from the link the way a
 shared link is read (lessons/state.py): a value the link cannot hold is refused with 400 and its reason, and the

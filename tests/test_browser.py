@@ -446,6 +446,13 @@ def draws(page, keys):
     return [page.evaluate(DRAWS_JS, key) for key in keys]
 
 
+def c_asked(urls):
+    """The value of C in each of lesson 3's route requests `urls`, in order."""
+    from urllib.parse import parse_qs, urlparse
+
+    return [parse_qs(urlparse(url).query)["pd_C"][0] for url in urls]
+
+
 def test_a_c_move_on_lesson_3_is_drawn_from_the_live_route_and_the_rerun_draws_it_no_second_time(browser, app_url):
     page = open_lesson(browser, f"{app_url}/primal-dual")
     asked = []
@@ -453,10 +460,68 @@ def test_a_c_move_on_lesson_3_is_drawn_from_the_live_route_and_the_rerun_draws_i
     charts = ["pd_boundary", "pd_alpha"]
     before = draws(page, charts)
     slider_step(page, "slack penalty")
-    assert len(asked) == 1 and "pd_C=1.78" in asked[0], asked
+    # the move's own value, then the next one the same way, asked ahead while the figures were drawn
+    assert c_asked(asked) == ["1.78", "3.16"], asked
     # one draw each: the rerun brought the figures the route had answered, which draw nothing
     assert draws(page, charts) == [n + 1 for n in before]
     assert "pd_C=1.78" in page.url
+    slider_step(page, "slack penalty")
+    # the second move was answered by what was asked ahead: it asked only for the value after it
+    assert c_asked(asked) == ["1.78", "3.16", "5.62"], asked
+    assert draws(page, charts) == [n + 2 for n in before]
+    assert "pd_C=3.16" in page.url
+    page.close()
+
+
+# the time of every message the page sends to the server, and of every draw of a chart, in window.__kl
+SENDS_JS = """(() => {
+  const kl = window.__kl = {sends: [], draws: []};
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) { kl.sends.push(performance.now()); return send.call(this, data); };
+  new MutationObserver((records) => records.forEach(() => kl.draws.push(performance.now())))
+    .observe(document, {subtree: true, attributes: true, attributeFilter: ["data-kl-draws"]});
+})()"""
+
+
+def test_a_live_move_sends_its_rerun_once_its_figures_are_drawn(browser, app_url):
+    """The rerun's message waits while the route's figures are asked and drawn (the browser would render the whole
+    page for the rerun meanwhile): the first message after the key comes after both charts' draws."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.add_init_script(SENDS_JS)
+    page.goto(f"{app_url}/primal-dual", wait_until="domcontentloaded")
+    page.locator('[data-testid="stMain"] .js-plotly-plot').first.wait_for(state="visible", timeout=60_000)
+    wait_idle(page)
+    page.wait_for_timeout(500)
+    pressed = page.evaluate("() => performance.now()")
+    slider_step(page, "slack penalty")
+    sends = [t for t in page.evaluate("() => window.__kl.sends") if t > pressed]
+    drawn = [t for t in page.evaluate("() => window.__kl.draws") if t > pressed]
+    assert len(drawn) == 2 and sends, (drawn, sends)
+    assert sends[0] >= max(drawn), f"the rerun was sent {max(drawn) - sends[0]:.0f} ms before the figures were drawn"
+    page.close()
+
+
+def test_a_route_that_does_not_answer_holds_the_rerun_only_briefly(browser, app_url):
+    """A route that never answers: the rerun's message still goes (after at most the element's HOLD_MS), and the
+    rerun draws the move."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.add_init_script(SENDS_JS)
+    pending = []
+    page.route("**/live/**", lambda route: pending.append(route))       # asked, never answered
+    page.goto(f"{app_url}/primal-dual", wait_until="domcontentloaded")
+    page.locator('[data-testid="stMain"] .js-plotly-plot').first.wait_for(state="visible", timeout=60_000)
+    wait_idle(page)
+    page.wait_for_timeout(500)
+    charts = ["pd_boundary", "pd_alpha"]
+    before = draws(page, charts)
+    pressed = page.evaluate("() => performance.now()")
+    slider_step(page, "slack penalty")
+    assert len(pending) == 1
+    assert draws(page, charts) == [n + 1 for n in before]
+    sends = [t - pressed for t in page.evaluate("() => window.__kl.sends") if t > pressed]
+    assert sends and 500 <= sends[0] < 3_000, sends   # held, then sent when HOLD_MS (600 ms) ran out
+    for route in pending:
+        route.abort()
     page.close()
 
 

@@ -21,9 +21,12 @@
 //
 // Live moves (options.live, lessons/live.py): the moment one of the section's sliders (options.live.controls)
 // takes a new value, the element asks the page's route for the figures of the charts on or near the screen at that
-// value and draws each chart it answers (found by key) in place, while the rerun that move started goes on; the
-// rerun then brings the same figure JSON, which draws nothing. A chart with its replay frames loaded is left to the
-// rerun (the route sends no frames). A server without the route (404) turns live moves off for the page.
+// value and draws each chart it answers (found by key) in place. The rerun that move started is held back until
+// then: the page's messages to the server wait until the figures are drawn (at most HOLD_MS), and the rerun brings
+// the same figure JSON, which draws nothing, then the numbers and tables. Once a move has its answer, the slider's
+// next position the same way is asked ahead, so the next step of a key press or a drag is drawn without waiting for
+// the server. A chart with its replay frames loaded is left to the rerun (the route sends no frames). A server
+// without the route (404) turns live moves off for the page.
 //
 // Look. The figure's template is light; here it follows the page's theme (read from the app's colours, redrawn
 // when the student switches it): paper, text and legend take the theme's colours, while the plot area stays
@@ -72,6 +75,73 @@ let plotly = null;
 const charts = new Set();       // every mounted chart, redrawn when the page's theme changes
 const byKey = new Map();        // chart key (options.file) → chart: the charts a live route answers
 let liveOff = false;            // the server has no live routes
+
+// While a live move is asked and drawn, the page's messages to the server (the move's rerun) wait, at most
+// HOLD_MS: the rerun's messages would make the browser render every element of the page again while the figures
+// are on their way (docs/PERFORMANCE.md), and the rerun's Python would share the one server process with the route.
+// They go, in their order, once the figures are drawn.
+const HOLD_MS = 600;
+let holds = 0;
+const held = [];                // [socket, data] of each message sent while a move is held
+const nativeSend = WebSocket.prototype.send;
+WebSocket.prototype.send = function send(data) {
+  if (holds > 0) {
+    held.push([this, data]);
+    return;
+  }
+  nativeSend.call(this, data);
+};
+
+// hold the page's messages until the function returned is called (or HOLD_MS have passed)
+function holdMessages() {
+  holds += 1;
+  let done = false;
+  const release = () => {
+    if (done) return;
+    done = true;
+    holds -= 1;
+    if (holds) return;
+    for (const [socket, data] of held.splice(0)) {
+      try {
+        nativeSend.call(socket, data);
+      } catch (error) {
+        console.error("Kernel Lab:", error);
+      }
+    }
+  };
+  setTimeout(release, HOLD_MS);
+  return release;
+}
+
+// The route's answers asked ahead: when a move has its answer, the next position the same way is asked at once,
+// while the figures are drawn (the server has nothing else to do: the rerun is held). URL → promise of
+// {status, text}; the last AHEAD_MAX kept.
+const AHEAD_MAX = 4;
+const ahead = new Map();
+
+function ask(url) {
+  return fetch(url).then(async (response) => ({
+    status: response.status, text: response.status === 200 ? await response.text() : "",
+  }));
+}
+
+function askAhead(url) {
+  if (ahead.has(url)) return;
+  ahead.set(url, ask(url).catch(() => ({status: 0, text: ""})));
+  if (ahead.size > AHEAD_MAX) ahead.delete(ahead.keys().next().value);
+}
+
+// the slider's next position after `position` in the direction it came from `before` (text as its range input's
+// value attribute holds it), or null at the end of its range
+function nextPosition(input, position, before) {
+  const step = Number(input.step) || 1;
+  const now = Number(position);
+  const was = Number(before);
+  if (!Number.isFinite(now) || !Number.isFinite(was) || now === was) return null;
+  const next = now + Math.sign(now - was) * step;
+  if (next < Number(input.min) || next > Number(input.max)) return null;
+  return String(Number(next.toFixed((String(input.step).split(".")[1] || "").length)));
+}
 
 // the page's theme from the app's own colours: {dark, bg, fg}
 function pageTheme() {
@@ -286,47 +356,64 @@ class Chart {
     this.liveWatch = new MutationObserver((records) => {
       for (const [key, input] of inputs) {
         const value = input.getAttribute("value");
-        if (!records.some((r) => r.target === input) || value === this.liveValues[key]) continue;
+        const before = this.liveValues[key];
+        if (!records.some((r) => r.target === input) || value === before) continue;
         this.liveValues[key] = value;
-        this.liveMove(key, value, plotlyUrl).catch((error) => console.error("Kernel Lab live move:", error));
+        this.liveMove(key, value, nextPosition(input, value, before), plotlyUrl)
+          .catch((error) => console.error("Kernel Lab live move:", error));
       }
     });
     for (const [, input] of inputs) this.liveWatch.observe(input, {attributes: true, attributeFilter: ["value"]});
   }
 
-  async liveMove(control, position, plotlyUrl) {
-    const live = this.options.live;
-    const ticket = ++this.liveAsked;
-    const values = live.controls[control];
+  // the route's URL for the page's link with the slider `control` at `position` (the link's keys sorted: the same
+  // settings make the same URL)
+  liveUrl(control, position, plotlyUrl) {
+    const values = this.options.live.controls[control];
     const params = new URLSearchParams(window.location.search);
     params.set(control, values ? values[Number(position)] : position);
     // only the charts on or near the screen: one farther away keeps its figure until the rerun brings it
     params.set("_charts", [...byKey].filter(([, chart]) => chart.root.isConnected && chart.near)
       .map(([key]) => key).join(","));
+    params.sort();
     // the app's base URL: plotly.js is served at <base>app/static/<file>
-    const url = new URL(live.route, new URL("../../", plotlyUrl));
+    const url = new URL(this.options.live.route, new URL("../../", plotlyUrl));
     url.search = params.toString();
-    const response = await fetch(url);
-    if (response.status === 404) {
-      liveOff = true;
-      for (const chart of charts) if (chart.liveWatch) chart.liveWatch.disconnect();
-      return;
+    return url.href;
+  }
+
+  async liveMove(control, position, next, plotlyUrl) {
+    const ticket = ++this.liveAsked;
+    const url = this.liveUrl(control, position, plotlyUrl);
+    const release = holdMessages();
+    try {
+      const asked = ahead.get(url);
+      ahead.delete(url);
+      const {status, text} = await (asked || ask(url));
+      if (status === 404) {
+        liveOff = true;
+        for (const chart of charts) if (chart.liveWatch) chart.liveWatch.disconnect();
+        return;
+      }
+      if (status !== 200) return;   // 204: the page draws no such figures here; 400: a link it refuses
+      if (next !== null) askAhead(this.liveUrl(control, next, plotlyUrl));
+      if (ticket !== this.liveAsked) return;  // a later move is on its way
+      const lines = text.split("\n");
+      await Promise.all(JSON.parse(lines[0]).map((key, k) => {
+        const chart = byKey.get(key);
+        return chart && chart.root.isConnected ? chart.showLive(lines[k + 1]) : null;
+      }));
+    } finally {
+      release();
     }
-    if (response.status !== 200) return;   // 204: the page draws no such figures here; 400: a link it refuses
-    const lines = (await response.text()).split("\n");
-    if (ticket !== this.liveAsked) return;  // a later move is on its way
-    JSON.parse(lines[0]).forEach((key, k) => {
-      const chart = byKey.get(key);
-      if (chart && chart.root.isConnected) chart.showLive(lines[k + 1]);
-    });
   }
 
   // a figure the live route answered, drawn as a message's figure is; not while it plays, nor once the frames it
   // makes on demand are loaded (the route sends none: the rerun brings the figure with them)
   showLive(figureText) {
-    if (figureText === this.figureText || this.playing || (this.options.replay && this.frameNames.length)) return;
+    if (figureText === this.figureText || this.playing || (this.options.replay && this.frameNames.length)) return null;
     this.newFigure(figureText);
-    this.redraw().catch((error) => this.fail(error));
+    return this.redraw().catch((error) => this.fail(error));
   }
 
   newFigure(figureText) {
