@@ -1,4 +1,4 @@
-"""Live figures: a slider's move answered by a route of the server while the script reruns.
+"""Live figures: a slider's move answered by a route of the server before its rerun.
 
 A slider move reruns its section (a Streamlit fragment), and the browser then renders every element of the page
 again on each of the 14–16 commits a rerun takes (docs/PERFORMANCE.md): the figures were drawn last, 3–4 × later
@@ -8,8 +8,8 @@ the slider's new value>&_charts=<the charts on the student's screen> and draws t
 element holds the move's rerun back until they are drawn (the browser would otherwise render the whole page for the
 rerun while the answer is on its way, and the rerun's Python would share this process with the route); the rerun
 then brings the same figures (the element draws a figure only when its JSON changed) and everything else: numbers,
-tables, the link. While the figures are drawn, the element asks for the slider's next position the same way, so a
-move that goes on in its direction finds its answer already in the browser.
+tables, the link. After a move of one step, while its figures are drawn, the element asks for the slider's next
+position the same way, so a key held down or a drag finds each answer already in the browser.
 
 The route computes with the functions the page calls (one `figures` function per section), from the link the way a
 shared link is read (lessons/state.py): a value the link cannot hold is refused with 400 and its reason, and the

@@ -473,6 +473,24 @@ def test_a_c_move_on_lesson_3_is_drawn_from_the_live_route_and_the_rerun_draws_i
     page.close()
 
 
+def test_a_jump_of_the_slider_asks_nothing_ahead(browser, app_url):
+    """A click on C's track (a jump of several steps) asks the route for that value only: where the student goes
+    next is anyone's guess."""
+    page = open_lesson(browser, f"{app_url}/primal-dual")
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "/live/primal-dual" in request.url else None)
+    before = page.evaluate(FIGURES_JS)
+    box = page.locator('.st-key-pd_C [data-orientation="horizontal"][style*="relative"]').bounding_box()  # the track
+    page.mouse.click(box["x"] + 0.8 * box["width"], box["y"] + box["height"] / 2)
+    page.wait_for_function(f"(before) => ({FIGURES_JS})() !== before", arg=before, timeout=30_000)
+    wait_idle(page)
+    page.wait_for_timeout(800)
+    value = page.locator('.st-key-pd_C input[type="range"]').get_attribute("value")
+    assert int(value) > 10, value      # a jump from position 8 of 0..20
+    assert len(asked) == 1, asked
+    page.close()
+
+
 # the time of every message the page sends to the server, and of every draw of a chart, in window.__kl
 SENDS_JS = """(() => {
   const kl = window.__kl = {sends: [], draws: []};

@@ -23,9 +23,9 @@
 // takes a new value, the element asks the page's route for the figures of the charts on or near the screen at that
 // value and draws each chart it answers (found by key) in place. The rerun that move started is held back until
 // then: the page's messages to the server wait until the figures are drawn (at most HOLD_MS), and the rerun brings
-// the same figure JSON, which draws nothing, then the numbers and tables. Once a move has its answer, the slider's
-// next position the same way is asked ahead, so the next step of a key press or a drag is drawn without waiting for
-// the server. A chart with its replay frames loaded is left to the rerun (the route sends no frames). A server
+// the same figure JSON, which draws nothing, then the numbers and tables. Once a move of one step has its answer,
+// the slider's next position the same way is asked ahead, so the next step of a key press or a drag is drawn without
+// waiting for the server. A chart with its replay frames loaded is left to the rerun (the route sends no frames). A server
 // without the route (404) turns live moves off for the page.
 //
 // Look. The figure's template is light; here it follows the page's theme (read from the app's colours, redrawn
@@ -131,13 +131,16 @@ function askAhead(url) {
   if (ahead.size > AHEAD_MAX) ahead.delete(ahead.keys().next().value);
 }
 
-// the slider's next position after `position` in the direction it came from `before` (text as its range input's
-// value attribute holds it), or null at the end of its range
+// after a move of one step from `before` to `position` (texts as the slider's range input's value attribute holds
+// them), the position one step further the same way; null after a longer jump (a click on the track: where the
+// student goes next is anyone's guess, and asking would only load the server) and at the end of the range
 function nextPosition(input, position, before) {
   const step = Number(input.step) || 1;
   const now = Number(position);
   const was = Number(before);
-  if (!Number.isFinite(now) || !Number.isFinite(was) || now === was) return null;
+  if (!Number.isFinite(now) || !Number.isFinite(was) || Math.abs(Math.abs(now - was) - step) > step * 1e-6) {
+    return null;
+  }
   const next = now + Math.sign(now - was) * step;
   if (next < Number(input.min) || next > Number(input.max)) return null;
   return String(Number(next.toFixed((String(input.step).split(".")[1] || "").length)));
