@@ -87,8 +87,12 @@ def test_page_opens_from_navigation_and_redraws_on_slider_key(browser, app_url, 
 PLOT_JS = "(key) => document.querySelector(`.st-key-${key} .js-plotly-plot`)"
 
 
-def open_lesson(browser, url):
+def open_lesson(browser, url, prepare=None):
+    """A new page at `url`, its first figure drawn and its run over; prepare(page), if given, runs before it loads
+    (an init script, a route)."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    if prepare is not None:
+        prepare(page)
     page.goto(url, wait_until="domcontentloaded")
     page.locator('[data-testid="stMain"] .js-plotly-plot').first.wait_for(state="visible", timeout=60_000)
     wait_idle(page)
@@ -504,12 +508,7 @@ SENDS_JS = """(() => {
 def test_a_live_move_sends_its_rerun_once_its_figures_are_drawn(browser, app_url):
     """The rerun's message waits while the route's figures are asked and drawn (the browser would render the whole
     page for the rerun meanwhile): the first message after the key comes after both charts' draws."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.add_init_script(SENDS_JS)
-    page.goto(f"{app_url}/primal-dual", wait_until="domcontentloaded")
-    page.locator('[data-testid="stMain"] .js-plotly-plot').first.wait_for(state="visible", timeout=60_000)
-    wait_idle(page)
-    page.wait_for_timeout(500)
+    page = open_lesson(browser, f"{app_url}/primal-dual", prepare=lambda page: page.add_init_script(SENDS_JS))
     pressed = page.evaluate("() => performance.now()")
     slider_step(page, "slack penalty")
     sends = [t for t in page.evaluate("() => window.__kl.sends") if t > pressed]
@@ -522,14 +521,13 @@ def test_a_live_move_sends_its_rerun_once_its_figures_are_drawn(browser, app_url
 def test_a_route_that_does_not_answer_holds_the_rerun_only_briefly(browser, app_url):
     """A route that never answers: the rerun's message still goes (after at most the element's HOLD_MS), and the
     rerun draws the move."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.add_init_script(SENDS_JS)
     pending = []
-    page.route("**/live/**", lambda route: pending.append(route))       # asked, never answered
-    page.goto(f"{app_url}/primal-dual", wait_until="domcontentloaded")
-    page.locator('[data-testid="stMain"] .js-plotly-plot').first.wait_for(state="visible", timeout=60_000)
-    wait_idle(page)
-    page.wait_for_timeout(500)
+
+    def prepare(page):
+        page.add_init_script(SENDS_JS)
+        page.route("**/live/**", lambda route: pending.append(route))       # asked, never answered
+
+    page = open_lesson(browser, f"{app_url}/primal-dual", prepare=prepare)
     charts = ["pd_boundary", "pd_alpha"]
     before = draws(page, charts)
     pressed = page.evaluate("() => performance.now()")
@@ -544,13 +542,9 @@ def test_a_route_that_does_not_answer_holds_the_rerun_only_briefly(browser, app_
 
 
 def test_without_the_live_route_a_move_is_drawn_by_the_rerun(browser, app_url):
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
     answered = []
-    page.route("**/live/**", lambda route: (answered.append(route.request.url), route.fulfill(status=404)))
-    page.goto(f"{app_url}/primal-dual", wait_until="domcontentloaded")
-    page.locator('[data-testid="stMain"] .js-plotly-plot').first.wait_for(state="visible", timeout=60_000)
-    wait_idle(page)
-    page.wait_for_timeout(500)
+    page = open_lesson(browser, f"{app_url}/primal-dual", prepare=lambda page: page.route(
+        "**/live/**", lambda route: (answered.append(route.request.url), route.fulfill(status=404))))
     charts = ["pd_boundary", "pd_alpha"]
     before = draws(page, charts)
     slider_step(page, "slack penalty")
