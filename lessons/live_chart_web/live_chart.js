@@ -24,9 +24,9 @@
 // value and draws each chart it answers (found by key) in place. The rerun that move started is held back until
 // then: the page's messages to the server wait until the figures are drawn (at most HOLD_MS), and the rerun brings
 // the same figure JSON, which draws nothing, then the numbers and tables. Once a move of one step has its answer,
-// the slider's next position the same way is asked ahead, so the next step of a key press or a drag is drawn without
-// waiting for the server. A chart with its replay frames loaded is left to the rerun (the route sends no frames). A server
-// without the route (404) turns live moves off for the page.
+// the slider's next position the same way is asked ahead, so the next step of a key press or a drag is drawn
+// without waiting for the server. A chart with its replay frames loaded is left to the rerun (the route sends no
+// frames). A server without the route (404) turns live moves off for the page.
 //
 // Look. The figure's template is light; here it follows the page's theme (read from the app's colours, redrawn
 // when the student switches it): paper, text and legend take the theme's colours, while the plot area stays
@@ -113,9 +113,9 @@ function holdMessages() {
   return release;
 }
 
-// The route's answers asked ahead: when a move has its answer, the next position the same way is asked at once,
-// while the figures are drawn (the server has nothing else to do: the rerun is held). URL → promise of
-// {status, text}; the last AHEAD_MAX kept.
+// The route's answers asked ahead: when a move of one step has its answer, the next position the same way is asked
+// at once, while the figures are drawn (the server has nothing else to do: the rerun is held). URL → promise of
+// {status, text} (status 0: the request failed, and the rerun draws that move); the last AHEAD_MAX kept.
 const AHEAD_MAX = 4;
 const ahead = new Map();
 
@@ -399,8 +399,8 @@ class Chart {
         return;
       }
       if (status !== 200) return;   // 204: the page draws no such figures here; 400: a link it refuses
-      if (next !== null) askAhead(this.liveUrl(control, next, plotlyUrl));
       if (ticket !== this.liveAsked) return;  // a later move is on its way
+      if (next !== null) askAhead(this.liveUrl(control, next, plotlyUrl));
       const lines = text.split("\n");
       await Promise.all(JSON.parse(lines[0]).map((key, k) => {
         const chart = byKey.get(key);
