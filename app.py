@@ -2,11 +2,12 @@
 
 import streamlit as st
 
-from lessons import page as lesson_page, present, registry, share, sidebar
-from lessons.server import tune_process
+from lessons import registry
+from lab import page as lesson_page, present, share, sidebar
+from lab.server import tune_process
 
 st.set_page_config(page_title="Kernel Lab", page_icon=":material/hub:", layout="wide")
-tune_process()  # once per process: the server-side performance settings (lessons/server.py, docs/PERFORMANCE.md)
+tune_process(registry.compute_modules())  # once per process: the server-side performance settings (lab/server.py, docs/PERFORMANCE.md)
 
 page = st.navigation([
     st.Page("lessons/home.py", title="Kernel Lab", icon=":material/hub:", default=True),

@@ -1,14 +1,15 @@
 """Kernel Lab's main file: Streamlit serves app.py (the router) with the lab's own routes beside it.
 
 `streamlit run serve.py` finds `app`, a Streamlit st.App, and serves it: every page as `streamlit run app.py` would,
-plus GET /live/<page>, which answers a slider's move with the section's figures while the script reruns
-(lessons/live.py). On Streamlit Community Cloud, this is the main file.
+plus GET <base>/live/<section> for each live section of the registry, which answers a slider's move with the
+section's figures while the script reruns (lab/live.py, lab/section.py). On Streamlit Community Cloud, this is the main file.
 """
 
 from pathlib import Path
 
 import streamlit as st
 
-from lessons import live
+from lab import live
+from lessons import registry
 
-app = st.App(str(Path(__file__).resolve().with_name("app.py")), routes=live.routes())
+app = st.App(str(Path(__file__).resolve().with_name("app.py")), routes=live.routes(registry.sections()))

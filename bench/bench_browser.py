@@ -7,7 +7,7 @@ focuses the first enabled main-area slider whose one-step move redraws a figure,
 key towards the longer side of its range, and times from the keydown to the last figure drawn, once the rerun has
 finished and nothing has changed for SETTLE_S. That one-step probe is the first move after the page
 loaded and is not timed; every later move is. Figures are polled every animation frame. The app's chart
-element (lessons/live_chart.py) counts its finished draws in the div's data-kl-draws attribute, set when
+element (lab/live_chart.py) counts its finished draws in the div's data-kl-draws attribute, set when
 its Plotly.react has resolved: a figure is drawn when that count goes up (a chart whose figure did not
 change is not redrawn, so it does not count). Any other Plotly div (the floor app's st.plotly_chart) is
 fingerprinted by its Plotly data and shapes/annotations/title (long arrays sampled), recomputed whenever
@@ -54,7 +54,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from lessons.background import WAITING  # noqa: E402
+from lab.background import WAITING  # noqa: E402
 PYTHON = sys.executable
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -243,16 +243,17 @@ class Server:
 
 
 def app_page_entries():
-    """(file stem, url path, script path) of the lessons app.py routes to (lessons/registry.py), in order."""
+    """(name: the lesson's number and folder, url path, script path) of the lessons app.py routes to
+    (lessons/registry.py), in order."""
     from lessons.registry import LESSONS
 
-    return [(Path(lesson.script).stem, lesson.slug, lesson.script) for lesson in LESSONS]
+    return [(f"{lesson.number}_{Path(lesson.script).parent.name}", lesson.slug, lesson.script) for lesson in LESSONS]
 
 
 # views a page opens in from its link, benched like pages: (name, url path with its query, page file, settings)
-VIEWS = [("3_primal_dual·heatmap", "primal-dual?pd_space=kernel&pd_cv=true", "lessons/3_primal_dual.py",
+VIEWS = [("3_primal_dual·heatmap", "primal-dual?pd_space=kernel&pd_cv=true", "lessons/primal_dual/page.py",
           {"pd_space": "kernel", "pd_cv": True}),
-         ("3_primal_dual·1-vs-rest", "primal-dual?dataset=blobs3&pd_space=kernel", "lessons/3_primal_dual.py",
+         ("3_primal_dual·1-vs-rest", "primal-dual?dataset=blobs3&pd_space=kernel", "lessons/primal_dual/page.py",
           {"dataset": "blobs3", "pd_space": "kernel"})]
 
 
@@ -278,8 +279,8 @@ def page_args(doc, moves, moves_help):
 
 
 def app_pages():
-    """(file stem, url path) of the app's pages, in order."""
-    return [(stem, url) for stem, url, _ in app_page_entries()]
+    """(name, url path) of the app's pages, in order."""
+    return [(name, url) for name, url, _ in app_page_entries()]
 
 
 def wait_loaded(page, mode):
@@ -287,7 +288,7 @@ def wait_loaded(page, mode):
                            timeout=LOAD_TIMEOUT_S * 1e3)
     if mode == "plotly":
         page.wait_for_selector('[data-testid="stMain"] .js-plotly-plot', timeout=LOAD_TIMEOUT_S * 1e3)
-        # a view whose result is computed in the background (lessons/background.py) is loaded when it is drawn
+        # a view whose result is computed in the background (lab/background.py) is loaded when it is drawn
         page.wait_for_selector(f".st-key-{WAITING}", state="detached", timeout=LOAD_TIMEOUT_S * 1e3)
     settle(page, after=None, timeout=MOVE_TIMEOUT_S)
 

@@ -4,7 +4,7 @@ A setting: a data set of datasets.DATASETS (classification, n <= 500, noise 0..0
 extra points with either label (a student's clicks, uniform over the data's box); C on the page's
 log grid (0.01 .. 1000) or np.inf; kernel linear / poly / rbf / laplacian / exponential / sigmoid
 with γ on the page's grid (0.01 .. 100), degree 1..10, coef0 -2..2 in steps of 0.25; with and
-without the offset; tol = 1e-9 as on the page (lessons/compute_primal_dual.py DUAL_TOL).
+without the offset; tol = 1e-9 as on the page (lessons/primal_dual/compute.py DUAL_TOL).
 
 Each fit's KKT violation is recomputed from scratch (v = y - K(alpha y) on the full Gram matrix, the
 solver's own stopping measure). A hard margin on data that is not separable is refused with a
@@ -138,7 +138,7 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    threadpool_limits(limits=1, user_api="blas")   # as the app runs (lessons/server.py)
+    threadpool_limits(limits=1, user_api="blas")   # as the app runs (lab/server.py)
     start = machine_state()
     results = []
     for _ in range(args.fits):

@@ -82,7 +82,7 @@ BUDGET_P95_MS = 1000.0
 TARGETS = ("one", "lecture", "per-page")
 MAIN, SIDEBAR = 0, 1  # RootContainer: the first entry of a delta path
 SIDEBAR_EVERY = 5
-# the sidebar's data controls, by the labels lessons/sidebar.py gives them (read from the messages)
+# the sidebar's data controls, by the labels lab/sidebar.py gives them (read from the messages)
 SIDEBAR_LABELS = ("Dataset", "n (number of points)", "noise", "seed")
 WIDGET_KINDS = ("slider", "selectbox", "checkbox", "button_group", "number_input", "file_uploader")
 AFFINITY_COOKIE = "KLAB_WORKER"  # set by scripts/lecture.sh's HAProxy
@@ -582,7 +582,7 @@ def run_lecture(target, pages, args):
         for th in threads:  # in-flight reruns finish or time out within args.timeout
             th.join(timeout=max(0.1, t0 + args.duration + args.timeout + 5 - time.monotonic()))
         elapsed = time.monotonic() - t0
-        # every process of the servers, those started during the run too (lessons/background.py's, for one)
+        # every process of the servers, those started during the run too (lab/background.py's, for one)
         pids_at_end = {k: server_pids(s) for k, s in enumerate(servers)}
         cpu = {p: proc_cpu_s(p) - cpu0.get(p, 0.0) for p in set(pids).union(*pids_at_end.values())}
         stuck = sum(th.is_alive() for th in threads)

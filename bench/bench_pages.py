@@ -17,7 +17,7 @@ Informational, not budgeted:
 - `move ms`: the median rerun right after one main-area slider moves one step (a value not seen
   before, so the page's caches miss) — what a student's slider move costs the server.
 
-Payload: the message of every chart element on the page at default settings (lessons/live_chart.py: a line
+Payload: the message of every chart element on the page at default settings (lab/live_chart.py: a line
 of options and the figure's JSON), what travels to the browser (budget: 150 KB = 150,000 bytes per figure).
 
     python bench/bench_pages.py [--repeats 10] [--moves 4] [--pages 2,3]
@@ -39,7 +39,7 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_browser import VIEWS, Server, app_page_entries, app_pages, machine_state, print_table_head  # noqa: E402
 from bench_lecture import Session, StudentError, warm_up  # noqa: E402
-from lessons import background  # noqa: E402
+from lab import background  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET_MS = 60.0

@@ -6,7 +6,7 @@ move's window, keydown to last figure drawn, by what the sampled stack was runni
 
     react    Streamlit's frontend rendering (any frame of react-dom)
     plotly   plotly.js drawing (any frame of plotly.js, or of st.plotly_chart's bundle in the floor app)
-    chart    the app's chart element itself (lessons/live_chart_web/live_chart.js)
+    chart    the app's chart element itself (lab/live_chart_web/live_chart.js)
     js       any other script (message decoding, markdown, Streamlit's own code)
     native   the browser's own work outside scripts: style, layout, paint
     gc       garbage collection

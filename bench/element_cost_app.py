@@ -1,6 +1,6 @@
 """A page built to order from the URL, for bench/element_cost.py: what each kind of element costs a slider move.
 
-One fragment holds `s` sliders (the first moves the figures), `c` of the app's chart elements (lessons/live_chart.py,
+One fragment holds `s` sliders (the first moves the figures), `c` of the app's chart elements (lab/live_chart.py,
 ten points each), then `h` headings and `m` paragraphs with inline formulas, `k` metrics in a row, `e` closed lazy
 expanders and `t` display formulas. `o=1` writes the headings and paragraphs after the fragment instead of in it.
 """
@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from lessons import live_chart
+from lab import live_chart
 
 q = st.query_params
 count = {key: int(q.get(key, default)) for key, default in dict(s=1, c=1, h=0, m=0, k=0, e=0, t=0).items()}

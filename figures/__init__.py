@@ -52,7 +52,7 @@ def figure(data, layout, frames=None):
     frames may also be a function that makes them: a replay of training on a decision plot (its f on the grid
     and its level lines at every frame) costs more than the rest of the figure, and most slider moves are never
     replayed. Then to_dict has no frames, and `deferred_frames(fig)` makes them (once) when the chart element
-    asks for them (lessons/live_chart.py: a student pressed Play).
+    asks for them (lab/live_chart.py: a student pressed Play).
     """
     data, layout = _titles(list(data)), {"template": TEMPLATE_SPEC, **_titles(layout)}
     fig = go.Figure(data=data, layout=layout, _validate=False)

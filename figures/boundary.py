@@ -8,7 +8,7 @@ page; support vectors are ringed, free and bounded ones told apart.
 Drawing cost in the browser decided the shape (headless Chromium, Plotly.react of the Pegasos figure,
 medians): a labelled contour trace 75–80 ms, the same without labels 38 ms, a heatmap with the three
 lines as scatter traces 28–31 ms. Clicks are read from the plot area by the chart element
-(lessons/live_chart.py), not from an invisible layer of markers, so a point lands where it is clicked.
+(lab/live_chart.py), not from an invisible layer of markers, so a point lands where it is clicked.
 
 The student's own points are drawn apart from the generated ones (a larger diamond with a black outline,
 in a trace named OWN_POINTS whose customdata is each point's index in the student's list), so the chart

@@ -1,6 +1,6 @@
 """Figures of lesson 3: the dual variables α against the box 0 ≤ α ≤ C, and the dual's decision figure
 with the primal's boundary f = 0 drawn over it. Both can replay SMO's run from its snapshots (DualSVM's
-history_) as frames, played in the browser by the chart element (lessons/live_chart.py)."""
+history_) as frames, played in the browser by the chart element (lab/live_chart.py)."""
 
 import numpy as np
 

@@ -1,10 +1,10 @@
 """A decision plot whose boundary grows over 30 frames, for the chart element's Play / Step / Reset
-(tests/test_browser.py): boundary_frames on decision_figure, drawn by lessons/live_chart.py."""
+(tests/test_browser.py): boundary_frames on decision_figure, drawn by lab/live_chart.py."""
 
 import numpy as np
 
 from figures.boundary import boundary_frames, decision_figure
-from lessons import live_chart
+from lab import live_chart
 
 RADII = np.linspace(0.4, 1.4, 30)
 xs = ys = np.linspace(-2.0, 2.0, 80)

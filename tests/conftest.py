@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+# the registry adds every lesson's controls to the URL schema (lab/state.py), as app.py and serve.py do
+import lessons.registry  # noqa: F401
+
 # CI draws the same examples every run, so a red run is reproducible and never a coin toss
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 if os.environ.get("CI") == "true":

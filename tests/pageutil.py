@@ -1,7 +1,7 @@
 """Helpers shared by the page tests: open a lesson under Streamlit's AppTest through app.py's navigation, and
 read back what it drew (Plotly specs, metrics, tables) and the data it drew it from.
 
-Pages draw figures with the lab's chart element (lessons/live_chart.py, a components-v2 component). AppTest
+Pages draw figures with the lab's chart element (lab/live_chart.py, a components-v2 component). AppTest
 has no class of its own for it: each chart is an element of type "bidi_component" (an UnknownElement) whose
 proto carries the component's name, an id ending in "-<key>", and the message bytes: a line of JSON options,
 a newline, then the figure's JSON."""
@@ -26,7 +26,7 @@ def lesson_pages():
 
 
 # every page's expander with the numbers and the code, open: what it holds is built only while it is open
-# (lessons/page.py, code)
+# (lab/page.py, code)
 NUMBERS_OPEN = {key: True for key in ("fm_map_code", "fm_taylor_code", "fm_cubic_numbers", "cl_numbers", "pd_numbers",
                                       "pg_numbers", "mc_gram_numbers", "mc_rule_code", "rg_ridge_numbers",
                                       "rgl_numbers")}
@@ -63,7 +63,7 @@ CHART_COMPONENT = "kernel_lab.live_chart"
 
 def until_drawn(at, key, timeout=120.0):
     """at, rerun (as the page's waiting box does every second in a browser) until the chart `key` is drawn: a result
-    computed in the background process (lessons/background.py) reaches the page on a later run."""
+    computed in the background process (lab/background.py) reaches the page on a later run."""
     deadline = time.monotonic() + timeout
     while not any(e.proto.id.endswith(f"-{key}") for e in chart_elements(at)):
         assert not at.exception, at.exception
@@ -75,8 +75,8 @@ def until_drawn(at, key, timeout=120.0):
 
 def replays(*keys):
     """Session state in which the student has asked for the frames of the charts `keys` (pressed Play): the
-    figures of those charts then carry the replay's frames (lessons/live_chart.py)."""
-    from lessons.live_chart import frames_key
+    figures of those charts then carry the replay's frames (lab/live_chart.py)."""
+    from lab.live_chart import frames_key
 
     return {frames_key(key): True for key in keys}
 
@@ -155,7 +155,7 @@ def assert_extremes_change_the_page(at, key, low, high):
 
 def frame_data(spec, k):
     """The figure's traces as frame k of its animation shows them: the frame's traces merged into the figure's,
-    as the chart element does (lessons/live_chart_web/live_chart.js, figureAt)."""
+    as the chart element does (lab/live_chart_web/live_chart.js, figureAt)."""
     data = [dict(trace) for trace in spec["data"]]
     frame = spec["frames"][k]
     for index, trace in zip(frame["traces"], frame["data"]):

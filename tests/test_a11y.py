@@ -12,7 +12,8 @@ import pytest
 import datasets
 from figures import describe, palette
 from figures.boundary import CLASS_LABELS, OWN_POINTS, decision_figure
-from lessons.state import FIELDS
+from lab.state import FIELDS
+from lessons import registry
 from pageutil import ROOT, chart_elements, chart_options, figures, lesson_pages, open_page
 
 KERNEL_KEYS = [k for k in FIELDS if k.endswith("_kernel")]
@@ -20,8 +21,8 @@ TABS = ["Gram matrix & spectrum", "Closure rules", "Kernels that fail", "Your fo
 # every kernel chooser on polynomial (it shows γ, d and r), lesson 3 in kernel space (it shows its chooser)
 ALL_KERNEL_CONTROLS = {**{k: "poly" for k in KERNEL_KEYS}, "pd_space": "kernel"}
 VIEWS = [(page, {}) for page in lesson_pages()] + [(page, ALL_KERNEL_CONTROLS) for page in lesson_pages()] + [
-    ("lessons/5_mercer.py", {"mc_tab": tab, "mc_rule": rule}) for tab in TABS for rule in ("sum", "polynomial")] + [
-    ("lessons/1_feature_maps.py", {"fm_source": "data"})]
+    ("lessons/mercer/page.py", {"mc_tab": tab, "mc_rule": rule}) for tab in TABS for rule in ("sum", "polynomial")] + [
+    ("lessons/feature_maps/page.py", {"fm_source": "data"})]
 
 
 def control_labels(at):
@@ -107,8 +108,9 @@ OWN = ((0.5, 0.5, 1), (-0.5, 0.25, -1))
 
 
 # every page that draws classes (lesson 1 draws 1-D curves only); lesson 5 in the tabs that draw points
-CLASS_VIEWS = [(page, {}) for page in lesson_pages() if page[8] in "2346"] + [
-    ("lessons/5_mercer.py", {"mc_tab": "Your formula"}), ("lessons/5_mercer.py", {"mc_tab": "Kernels that fail"})]
+CLASS_VIEWS = [(lesson.script, {}) for lesson in registry.LESSONS
+               if lesson.slug in ("circle", "primal-dual", "pegasos", "regression")] + [
+    ("lessons/mercer/page.py", {"mc_tab": "Your formula"}), ("lessons/mercer/page.py", {"mc_tab": "Kernels that fail"})]
 
 
 @pytest.mark.parametrize("page, state", CLASS_VIEWS)
@@ -152,7 +154,7 @@ def test_a_decision_figures_text_alternative_names_its_axes_and_counts_each_clas
 
 
 @pytest.mark.parametrize("page, state", [(page, {}) for page in lesson_pages()] + [
-    ("lessons/5_mercer.py", {"mc_tab": tab}) for tab in TABS[1:]])
+    ("lessons/mercer/page.py", {"mc_tab": tab}) for tab in TABS[1:]])
 def test_every_chart_carries_a_text_alternative_naming_what_it_draws_and_a_name_of_its_own(page, state):
     at = open_page(page, state=state)
     names = []

@@ -74,17 +74,17 @@ def test_each_slider_at_its_extremes_redraws_without_exception(page):
 
 
 def test_sidebar_controls_reach_the_page_and_keep_values_across_pages():
-    at = open_page("lessons/3_primal_dual.py")
+    at = open_page("lessons/primal_dual/page.py")
     before = figures(at)
     at.sidebar.slider(key="n").set_value(200).run()
     assert not at.exception
     assert figures(at) != before
-    at.switch_page("lessons/5_mercer.py")
+    at.switch_page("lessons/mercer/page.py")
     at.run()
     assert at.sidebar.slider(key="n").value == 200
 
 
-@pytest.mark.parametrize("page", ["lessons/4_pegasos.py", "lessons/5_mercer.py", "lessons/6_regression.py"])
+@pytest.mark.parametrize("page", ["lessons/pegasos/page.py", "lessons/mercer/page.py", "lessons/regression/page.py"])
 def test_a_shared_link_as_the_first_request_runs_the_router_and_its_sidebar(page):
     # a fresh server whose first request is a lesson URL (file name = url_path) must still run app.py;
     # with a pages/ folder Streamlit would run the lesson alone, without the shared sidebar

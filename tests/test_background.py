@@ -1,4 +1,4 @@
-"""lessons/background.py: heavy results computed in a separate process at the lowest priority, one per server
+"""lab/background.py: heavy results computed in a separate process at the lowest priority, one per server
 process; a session's queued job is dropped when it asks for another; an error is the page's to show; the process
 does not outlive the server."""
 
@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from lessons import background
+from lab import background
 from pageutil import ROOT
 
 
@@ -67,7 +67,7 @@ def test_an_error_is_raised_each_time_it_is_asked_for_and_not_computed_again():
 @pytest.mark.parametrize("exit_call", ["os._exit(0)", "sys.exit(0)"], ids=["killed", "clean exit"])
 def test_the_process_ends_with_the_server_without_waiting_for_its_job(exit_call):
     script = ("import os, sys, time\n"
-              "from lessons import background\n"
+              "from lab import background\n"
               "background.result(('pid',), {}, os.getpid)\n"
               "time.sleep(3)\n"
               "print(background.result(('pid',), {}, os.getpid), flush=True)\n"

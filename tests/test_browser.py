@@ -69,7 +69,7 @@ def test_page_opens_from_navigation_and_redraws_on_slider_key(browser, app_url, 
 
     assert redraws_after_a_slider_key(page), "no slider moved by the keyboard redrew a figure"
     assert page.locator('[data-testid="stException"]').count() == 0
-    # every chart element drew its figure (lessons/live_chart.py marks one that failed)
+    # every chart element drew its figure (lab/live_chart.py marks one that failed)
     assert page.evaluate("() => [...document.querySelectorAll('[data-kl-error]')].map(e => e.dataset.klError)") == []
     SHOTS.mkdir(parents=True, exist_ok=True)
     # Streamlit scrolls inside its own container: a tall viewport shows the whole page
@@ -81,7 +81,7 @@ def test_page_opens_from_navigation_and_redraws_on_slider_key(browser, app_url, 
     page.close()
 
 
-# ---------------------------------------------------------------- charts drawn in place (lessons/live_chart.py)
+# ---------------------------------------------------------------- charts drawn in place (lab/live_chart.py)
 
 # every Plotly div of the page by the key of its chart (Streamlit marks a keyed element with st-key-<key>)
 PLOT_JS = "(key) => document.querySelector(`.st-key-${key} .js-plotly-plot`)"
@@ -396,7 +396,7 @@ def test_a_click_on_a_validation_heatmap_cell_moves_c_and_gamma_and_the_link(bro
     sliders to that cell's values, and the link carries them."""
     from urllib.parse import parse_qs, urlparse
 
-    from lessons.state import C_VALUES, GAMMA_VALUES
+    from lab.state import C_VALUES, GAMMA_VALUES
 
     page = open_lesson(browser, f"{app_url}/primal-dual?pd_space=kernel&pd_cv=true")
     page.locator(".st-key-pd_cv_heatmap .js-plotly-plot").wait_for(state="visible", timeout=120_000)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from datasets.upload import read_points_csv
-from lessons import points
+from lab import points
 from test_browser import SHOTS, open_lesson, wait_idle
 
 pytestmark = pytest.mark.browser

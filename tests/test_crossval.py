@@ -13,7 +13,7 @@ import datasets
 from kernel_core.crossval import OneVsRest, cv_grid, fit_dual, fold_indices
 from kernel_core.kernels import rbf_kernel
 from kernel_core.svm import DualSVM
-from lessons.state import C_VALUES, GAMMA_VALUES
+from lab.state import C_VALUES, GAMMA_VALUES
 
 # every cell of the default grid is compared where a few are cheap; these are spread over the grid
 CELLS = [(0.1, 0.1), (1.0, 1.0), (10.0, 3.16), (100.0, 0.316), (1000.0, 31.6), (0.01, 100.0)]

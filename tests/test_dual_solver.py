@@ -12,7 +12,7 @@ from kernel_core import dual
 from kernel_core.kernels import make_kernel, rbf_kernel, sigmoid_kernel
 from kernel_core.svm import DualSVM
 
-PAGE_TOL = 1e-9   # lessons/compute_primal_dual.py DUAL_TOL
+PAGE_TOL = 1e-9   # lessons/primal_dual/compute.py DUAL_TOL
 
 
 def exact_gap(model, X, y, kernel, C, fit_intercept, **params):

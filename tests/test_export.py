@@ -7,8 +7,8 @@ from hypothesis import given, strategies as st
 from streamlit.testing.v1 import AppTest
 
 from datasets.upload import MAX_ABS_COORD, read_points_csv
-from lessons import points, share
-from lessons.state import FIELDS, MAX_USER_POINTS, decode
+from lab import points, share
+from lab.state import FIELDS, MAX_USER_POINTS, decode
 from pageutil import ROOT
 
 coordinate = st.floats(-MAX_ABS_COORD, MAX_ABS_COORD, allow_nan=False)
@@ -41,8 +41,8 @@ def app_at(page, query):
 
 
 def test_the_scene_is_the_views_link_it_holds_the_settings_and_points_and_reopens_the_same_view():
-    """The scene a student takes home is the link Share shows (lessons/share.py): the page and its query."""
-    at = app_at("lessons/3_primal_dual.py", {"pts": "0.50_0.25_1~-1.50_1.75_-1"})
+    """The scene a student takes home is the link Share shows (lab/share.py): the page and its query."""
+    at = app_at("lessons/primal_dual/page.py", {"pts": "0.50_0.25_1~-1.50_1.75_-1"})
     at.sidebar.get_by_key("dataset").set_value("moons").run()
     at.get_by_key("pd_C").set_value(10.0).run()
     at.get_by_key("pd_space").set_value("kernel").run()
@@ -51,7 +51,7 @@ def test_the_scene_is_the_views_link_it_holds_the_settings_and_points_and_reopen
     assert query["dataset"] == "moons" and query["pd_C"] == "10" and query["pd_space"] == "kernel"
     assert points.decode(query["pts"]) == ((0.5, 0.25, 1), (-1.5, 1.75, -1))
     # a fresh session opened from the link shows the same numbers
-    again = app_at("lessons/3_primal_dual.py", query)
+    again = app_at("lessons/primal_dual/page.py", query)
     for key, text in query.items():
         if key in FIELDS:
             assert again.session_state[key] == decode(FIELDS[key], text)
@@ -60,9 +60,9 @@ def test_the_scene_is_the_views_link_it_holds_the_settings_and_points_and_reopen
 
 
 def test_points_download_is_offered_only_when_there_are_points():
-    at = app_at("lessons/2_circle_lift.py", {})
+    at = app_at("lessons/circle/page.py", {})
     button, = at.get("download_button")
     assert button.proto.label == "Download my points (CSV)" and button.proto.disabled
-    at = app_at("lessons/2_circle_lift.py", {"pts": "0.50_0.25_1"})
+    at = app_at("lessons/circle/page.py", {"pts": "0.50_0.25_1"})
     button, = at.get("download_button")
     assert not button.proto.disabled and button.proto.deferred_file_id

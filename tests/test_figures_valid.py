@@ -15,17 +15,17 @@ from pageutil import figures, lesson_pages, open_page, until_drawn
 
 # every lesson at its defaults, and the other modes of some
 CASES = [(page, {}, None) for page in lesson_pages()] + [
-    ("lessons/1_feature_maps.py", {"fm_map": "cubic_1d"}, None),
-    ("lessons/2_circle_lift.py", {"cl_lift": "paraboloid", "cl_hard": True}, None),
-    ("lessons/3_primal_dual.py", {"pd_space": "kernel", "pd_offset": False}, None),
+    ("lessons/feature_maps/page.py", {"fm_map": "cubic_1d"}, None),
+    ("lessons/circle/page.py", {"cl_lift": "paraboloid", "cl_hard": True}, None),
+    ("lessons/primal_dual/page.py", {"pd_space": "kernel", "pd_offset": False}, None),
     # the validation heatmap and its curves; one-vs-rest on three classes, with a class-2 point of the student's
-    ("lessons/3_primal_dual.py", {"pd_space": "kernel", "pd_cv": True}, None),
-    ("lessons/3_primal_dual.py", {"pd_space": "kernel"}, {"dataset": "blobs3", "user_points": ((0.25, 0.5, 2),)}),
+    ("lessons/primal_dual/page.py", {"pd_space": "kernel", "pd_cv": True}, None),
+    ("lessons/primal_dual/page.py", {"pd_space": "kernel"}, {"dataset": "blobs3", "user_points": ((0.25, 0.5, 2),)}),
     # the student's points, drawn as their own trace
-    ("lessons/3_primal_dual.py", {}, {"user_points": ((0.25, 0.5, 1), (-0.5, 0.75, -1))}),
-    ("lessons/5_mercer.py", {}, {"mc_tab": "Closure rules"}),
-    ("lessons/5_mercer.py", {}, {"mc_tab": "Kernels that fail"}),
-    ("lessons/5_mercer.py", {}, {"mc_tab": "Your formula"}),
+    ("lessons/primal_dual/page.py", {}, {"user_points": ((0.25, 0.5, 1), (-0.5, 0.75, -1))}),
+    ("lessons/mercer/page.py", {}, {"mc_tab": "Closure rules"}),
+    ("lessons/mercer/page.py", {}, {"mc_tab": "Kernels that fail"}),
+    ("lessons/mercer/page.py", {}, {"mc_tab": "Your formula"}),
 ]
 
 

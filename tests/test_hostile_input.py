@@ -25,7 +25,7 @@ from kernel_core.perceptron import KernelPerceptron
 from kernel_core.regression import KernelLogisticRegression
 from kernel_core.svm import DualSVM, PrimalSVM
 from figures.boundary import GRID_POINTS
-from lessons.state import MAX_USER_POINTS, N_MAX
+from lab.state import MAX_USER_POINTS, N_MAX
 from pageutil import figures, lesson_pages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -407,7 +407,7 @@ def test_a_hostile_upload_is_an_error_in_the_sidebar_and_the_points_are_kept(con
 
 def test_one_class_uploaded_joins_the_dataset_but_alone_gets_the_cores_message():
     at = upload(app(), b"0.1,0.1,1\n0.2,0.2,1\n")
-    at.switch_page("lessons/3_primal_dual.py")
+    at.switch_page("lessons/primal_dual/page.py")
     at.run()
     assert not at.exception and not at.error
     at.session_state["only_mine"] = True
@@ -469,7 +469,7 @@ def the_view(at):
 
 
 def test_a_shared_link_reproduces_the_view_exactly():
-    page = "lessons/3_primal_dual.py"
+    page = "lessons/primal_dual/page.py"
     teacher = upload(app(), b"0.4,0.4,-1\n-0.3,0.9,1\n0.4,0.4,1\n")
     teacher.sidebar.selectbox(key="dataset").set_value("moons")
     teacher.sidebar.slider(key="noise").set_value(0.25)
@@ -530,7 +530,7 @@ def test_every_page_handles_only_points_piled_on_top_of_each_other(page):
     assert figures(at), "the page drew no figure"
 
 
-@pytest.mark.parametrize("page, hard", [("lessons/2_circle_lift.py", "cl_hard"), ("lessons/3_primal_dual.py", "pd_hard")])
+@pytest.mark.parametrize("page, hard", [("lessons/circle/page.py", "cl_hard"), ("lessons/primal_dual/page.py", "pd_hard")])
 def test_hard_margin_on_piled_points_is_a_clear_not_separable_message(page, hard):
     at = app(pts=PILE)
     at.session_state["only_mine"] = True
@@ -559,7 +559,7 @@ def test_the_sidebar_lists_every_limit_with_the_values_the_code_enforces():
 
 def test_a_perceptron_that_runs_out_of_epochs_says_so_on_the_page():
     at = app()
-    at.switch_page("lessons/4_pegasos.py")
+    at.switch_page("lessons/pegasos/page.py")
     at.run()
     at.slider(key="pg_epochs").set_value(1)
     at.run()
@@ -574,7 +574,7 @@ def test_solvers_stopped_at_their_iteration_limit_say_so_instead_of_hanging():
     for key, value in {"dataset": "spirals", "n": 500, "noise": 0.5}.items():
         at.sidebar.get_by_key(key).set_value(value)
     at.run()
-    at.switch_page("lessons/3_primal_dual.py")
+    at.switch_page("lessons/primal_dual/page.py")
     at.run()
     at.button_group(key="pd_space").set_value("kernel").run()
     at.selectbox(key="pd_kernel").set_value("poly").run()

@@ -1,4 +1,4 @@
-"""The live routes (lessons/live.py): for the link a page shows, they answer exactly the figures the page draws,
+"""The live routes (lab/live.py): for the link a page shows, they answer exactly the figures the page draws,
 byte for byte; they refuse a link the page cannot hold with its reason, and answer nothing where the page draws
 no such figures."""
 
@@ -9,31 +9,34 @@ import urllib.request
 
 import pytest
 
-from lessons import live, points
-from lessons.live import MAX_QUERY
+from lab import live, points
+from lab.live import MAX_QUERY
+from lessons import registry
 from pageutil import figure, open_page
 
-PAGE = "lessons/3_primal_dual.py"
+SECTION = {section.name: section for section in registry.sections()}
+
+PAGE = "lessons/primal_dual/page.py"
 CHARTS = ("pd_boundary", "pd_alpha")
 # page slug → (page script, the charts its route answers, scenes: widget values set on the page)
 LIVE_PAGES = {
-    "feature-maps.cost": ("lessons/1_feature_maps.py", ("fm_cost",), [{}, {"fm_d": 7, "fm_p": 9}]),
-    "feature-maps.taylor": ("lessons/1_feature_maps.py", ("fm_taylor", "fm_taylor_error"), [
+    "feature-maps.cost": ("lessons/feature_maps/page.py", ("fm_cost",), [{}, {"fm_d": 7, "fm_p": 9}]),
+    "feature-maps.taylor": ("lessons/feature_maps/page.py", ("fm_taylor", "fm_taylor_error"), [
         {}, {"fm_m": 12, "fm_gamma": 3.16, "fm_z": -1.25}]),
-    "circle": ("lessons/2_circle_lift.py", ("cl_lift3d", "cl_back"), [
+    "circle": ("lessons/circle/page.py", ("cl_lift3d", "cl_back"), [
         {}, {"cl_C": 100.0}, {"cl_lift": "paraboloid", "cl_C": 0.0316}, {"cl_hard": True},
         {"cl_data": "sidebar", "cl_C": 3.16}]),
-    "regression.house": ("lessons/6_regression.py", ("rg_bumps", "rg_fits", "rg_loss"), [
+    "regression.house": ("lessons/regression/page.py", ("rg_bumps", "rg_fits", "rg_loss"), [
         {}, {"rg_n": 30, "rg_kernel": "poly", "rg_gamma": 1.0, "rg_degree": 3, "rg_lam": 0.01},
         {"rg_eta": 0.95, "rg_T": 50, "rg_mode": "stochastic"}, {"rg_kernel": "rbf", "rg_gamma": 31.6}]),
-    "regression.logistic": ("lessons/6_regression.py", ("rgl_boundary", "rgl_objective"), [
+    "regression.logistic": ("lessons/regression/page.py", ("rgl_boundary", "rgl_objective"), [
         {}, {"rgl_gamma": 3.16, "rgl_lam": 0.1, "rgl_T": 40}]),
-    "pegasos": ("lessons/4_pegasos.py", ("pg_boundary", "pg_objective", "pg_alpha", "pg_perceptron", "pg_mistakes"), [
+    "pegasos": ("lessons/pegasos/page.py", ("pg_boundary", "pg_objective", "pg_alpha", "pg_perceptron", "pg_mistakes"), [
         {}, {"pg_gamma": 3.16, "pg_lam": 0.1, "pg_T": 500, "pg_epochs": 5},
         {"pg_kernel": "poly", "pg_degree": 2, "pg_replay": 40, "pg_iterate": "last", "pg_seed": 7}]),
-    "mercer": ("lessons/5_mercer.py", ("mc_gram", "mc_spectrum"), [
+    "mercer": ("lessons/mercer/page.py", ("mc_gram", "mc_spectrum"), [
         {}, {"mc_gamma": 10.0}, {"mc_kernel": "poly", "mc_gamma": 0.316, "mc_degree": 4, "mc_coef0": 2.0}]),
-    "mercer:sigmoid": ("lessons/5_mercer.py", ("mc_gram", "mc_spectrum", "mc_certificate"), [
+    "mercer:sigmoid": ("lessons/mercer/page.py", ("mc_gram", "mc_spectrum", "mc_certificate"), [
         {"mc_kernel": "sigmoid", "mc_gamma": 3.16, "mc_coef0": -1.0}]),
 }
 SCENES = [
@@ -54,7 +57,7 @@ def link(at):
 
 
 def assert_same_figures(at, slug="primal-dual", charts=CHARTS):
-    answered = live.answer(slug, link(at))
+    answered = live.answer(SECTION[slug], link(at))
     assert answered is not None
     assert list(answered) == list(charts)
     for key in charts:
@@ -89,7 +92,7 @@ def test_the_same_with_other_sidebar_data_and_the_students_points():
 def test_a_move_of_c_is_answered_with_the_figures_the_rerun_then_draws():
     at = open_page(PAGE, numbers=False)
     moved = {**link(at), "pd_C": "10"}
-    answered = live.answer("primal-dual", moved)
+    answered = live.answer(SECTION["primal-dual"], moved)
     at.get_by_key("pd_C").set_value(10.0).run()
     for key in CHARTS:
         assert answered[key] == figure(at, key)
@@ -99,13 +102,13 @@ def test_a_move_of_c_is_answered_with_the_figures_the_rerun_then_draws():
                                    {"dataset": "../../etc/passwd"}, {"pd_kernel": "__import__('os')"}])
 def test_a_value_no_control_can_hold_is_refused_with_its_reason(query):
     with pytest.raises(ValueError, match=next(iter(query))):
-        live.answer("primal-dual", query)
+        live.answer(SECTION["primal-dual"], query)
 
 
 @pytest.mark.parametrize("query", [{"only_mine": "true"}, {"dataset": "blobs3"}])
 def test_where_the_page_draws_no_such_figures_nothing_is_answered(query):
     # no points of one's own to train on; three classes outside kernel mode (the page says it is binary)
-    assert live.answer("primal-dual", query) is None
+    assert live.answer(SECTION["primal-dual"], query) is None
 
 
 def get(url, path, params=None, method="GET"):
@@ -123,7 +126,7 @@ def test_serve_py_answers_over_http_beside_the_pages(app_url):
     assert status == 200
     keys, *texts = text.split("\n")
     assert json.loads(keys) == list(CHARTS) and len(texts) == 2
-    assert texts == [live.answer("primal-dual", {"pd_C": "1.78"})[key] for key in CHARTS]
+    assert texts == [live.answer(SECTION["primal-dual"], {"pd_C": "1.78"})[key] for key in CHARTS]
     status, text = get(app_url, "/live/primal-dual", {"pd_C": "abc"})
     assert status == 400 and "pd_C" in json.loads(text)["error"]
     assert get(app_url, "/live/primal-dual", {"only_mine": "true"})[0] == 204
@@ -134,10 +137,11 @@ def test_serve_py_answers_over_http_beside_the_pages(app_url):
 
 
 def test_the_live_option_names_the_sliders_and_the_links_text_of_each_position():
-    from lessons.state import C_VALUES
+    from lab.state import C_VALUES
 
-    options = live.options("primal-dual", "pd_C", "pd_degree")
-    assert options["route"] == "live/primal-dual" and list(options["controls"]) == ["pd_C", "pd_degree"]
+    options = live.options(SECTION["primal-dual"])
+    assert options["route"] == "live/primal-dual"
+    assert list(options["controls"]) == ["pd_C", "pd_gamma", "pd_degree", "pd_coef0"]
     assert [float(v) for v in options["controls"]["pd_C"]] == [float(c) for c in C_VALUES]
     assert options["controls"]["pd_degree"] is None    # a plain slider's position is its value
 
@@ -148,8 +152,8 @@ def test_one_vs_rest_on_a_three_class_dataset():
 
 
 def test_asked_for_some_charts_it_answers_those_alone_and_the_same_as_the_page():
-    at = open_page("lessons/4_pegasos.py", widgets={"pg_gamma": 3.16}, numbers=False)
-    answered = live.answer("pegasos", link(at), keys={"pg_boundary", "pg_objective"})
+    at = open_page("lessons/pegasos/page.py", widgets={"pg_gamma": 3.16}, numbers=False)
+    answered = live.answer(SECTION["pegasos"], link(at), {"pg_boundary", "pg_objective"})
     assert list(answered) == ["pg_boundary", "pg_objective"]
     assert all(answered[key] == figure(at, key) for key in answered)
 

@@ -9,8 +9,8 @@ import pytest
 
 from figures import chart_name, describe
 from figures.boundary import OWN_POINTS, decision_figure
-from lessons import live_chart
-from lessons.live_chart import ChartEvent, parse_event
+from lab import live_chart
+from lab.live_chart import ChartEvent, parse_event
 
 X = np.array([[0.5, 0.5], [-0.5, -0.5]])
 y = np.array([-1.0, 1.0])
@@ -74,7 +74,7 @@ def test_anything_else_from_the_browser_is_dropped(raw):
 
 
 def test_a_click_adds_the_sidebar_class_and_a_shift_click_the_other_of_plus_minus_one():
-    from lessons.live_chart import OTHER_CLASS, parse_event
+    from lab.live_chart import OTHER_CLASS, parse_event
 
     for new_class in (1, -1, 2):
         click = parse_event({"op": "add", "x": 0.5, "y": 1.0}, n_own=0, new_class=new_class)
@@ -84,7 +84,7 @@ def test_a_click_adds_the_sidebar_class_and_a_shift_click_the_other_of_plus_minu
 
 
 def test_a_cell_click_rounds_to_the_cell_and_junk_is_dropped():
-    from lessons.live_chart import parse_cell
+    from lab.live_chart import parse_cell
 
     assert parse_cell({"op": "cell", "x": 3.4, "y": 0.6}, shape=(17, 21)) == (1, 3)
     assert parse_cell({"op": "cell", "x": 20.49, "y": 16.4}, shape=(17, 21)) == (16, 20)

@@ -1,9 +1,9 @@
-"""lessons.memo: one call per distinct input, whatever objects carry it; shared results frozen; a bounded memory."""
+"""lab.memo: one call per distinct input, whatever objects carry it; shared results frozen; a bounded memory."""
 
 import numpy as np
 import pytest
 
-from lessons.memo import memo
+from lab.memo import memo
 
 
 def counting(max_entries=64):

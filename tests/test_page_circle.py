@@ -11,10 +11,10 @@ import datasets
 from figures.lift import lift_box, lift_figure, plane_polygon
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.svm import PrimalSVM
-from lessons.compute_circle import fit_lift
+from lessons.circle.compute import fit_lift
 from pageutil import decode, figures, metrics, open_page, page_data
 
-PAGE = "lessons/2_circle_lift.py"
+PAGE = "lessons/circle/page.py"
 FIT_INTERCEPT = {"circle": False, "paraboloid": True}
 
 

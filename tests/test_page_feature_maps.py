@@ -15,7 +15,7 @@ from kernel_core.grid import make_grid_1d
 from kernel_core.regression import LMS, KernelLMS, max_stable_eta
 from pageutil import chart, decode, figure, figures, metrics, open_page, page_data, table
 
-PAGE = "lessons/1_feature_maps.py"
+PAGE = "lessons/feature_maps/page.py"
 CUBIC = FEATURE_MAPS["cubic_1d"]
 
 

@@ -13,11 +13,11 @@ from kernel_core.formula import parse_kernel
 from kernel_core.grid import make_grid
 from kernel_core.kernels import rbf_kernel, sigmoid_kernel
 from kernel_core.mercer import CLOSURE_RULES, INVALID_KERNELS, check_psd, kernel_polynomial, kernel_scale
-from lessons.compute_mercer import Rule, analyze_rule
+from lessons.mercer.compute import Rule, analyze_rule
 from pageutil import (assert_extremes_change_the_page, chart, chart_elements, decode, default_data, figures, metrics,
                       open_page)
 
-PAGE = "lessons/5_mercer.py"
+PAGE = "lessons/mercer/page.py"
 HOSTILE = "__import__('os').system('echo hi')"
 
 

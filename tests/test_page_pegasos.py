@@ -14,11 +14,11 @@ from kernel_core.kernels import KernelSpec, rbf_kernel
 from kernel_core.pegasos import KernelPegasos
 from kernel_core.perceptron import KernelPerceptron
 from kernel_core.svm import DualSVM
-from lessons.compute_pegasos import REPLAY_FRAMES, fit_pegasos
+from lessons.pegasos.compute import REPLAY_FRAMES, fit_pegasos
 from pageutil import (assert_extremes_change_the_page, chart, decode, default_data, farthest, figure, figures,
                       frame_data, metrics, open_page, replays, table)
 
-PAGE = "lessons/4_pegasos.py"
+PAGE = "lessons/pegasos/page.py"
 # the page's defaults: the sidebar's circles (n=100, noise 0.1, seed 0), RBF γ=1, λ=0.01, T=2000, sampler seed 0
 LAM, T, GAMMA = 0.01, 2000, 1.0
 

@@ -17,7 +17,7 @@ from kernel_core.svm import DualSVM, PrimalSVM
 from pageutil import (chart, chart_elements, chart_options, decode, farthest, figures, frame_data, metrics, open_page,
                       page_data, replays, table, until_drawn)
 
-PAGE = "lessons/3_primal_dual.py"
+PAGE = "lessons/primal_dual/page.py"
 DUAL_TOL = 1e-9   # the page's SMO tolerance
 
 
@@ -251,9 +251,9 @@ def test_boundary_and_alphas_replay_smo_from_its_snapshots_ending_on_the_drawn_f
                                       decode(bars["data"][trace]["y"]))
 
 
-@pytest.mark.parametrize("page, key", [(PAGE, "pd_boundary"), ("lessons/2_circle_lift.py", "cl_back"),
-                                       ("lessons/4_pegasos.py", "pg_boundary"), ("lessons/4_pegasos.py", "pg_perceptron"),
-                                       ("lessons/6_regression.py", "rgl_boundary")])
+@pytest.mark.parametrize("page, key", [(PAGE, "pd_boundary"), ("lessons/circle/page.py", "cl_back"),
+                                       ("lessons/pegasos/page.py", "pg_boundary"), ("lessons/pegasos/page.py", "pg_perceptron"),
+                                       ("lessons/regression/page.py", "rgl_boundary")])
 def test_decision_plots_draw_the_students_points_as_their_own_trace(page, key):
     own = ((0.25, 0.5, 1), (-0.5, 0.75, -1))
     traces = [t for t in chart(open_page(page, state={"user_points": own}), key)["data"] if t.get("name") == "your points"]
@@ -285,8 +285,8 @@ def cv_page():
 
 def test_validation_heatmap_is_the_cores_grid_and_a_cell_click_sets_both_sliders_and_the_link(monkeypatch):
     from kernel_core.crossval import cv_grid
-    from lessons import cv_view
-    from lessons.state import C_VALUES, GAMMA_VALUES
+    from lessons.primal_dual import cv_view
+    from lab.state import C_VALUES, GAMMA_VALUES
 
     at = cv_page()
     assert not at.error, [e.value for e in at.error]
@@ -298,7 +298,7 @@ def test_validation_heatmap_is_the_cores_grid_and_a_cell_click_sets_both_sliders
     assert (marked["x"], marked["y"]) == ([C_VALUES.index(1.0)], [GAMMA_VALUES.index(1.0)])
     # the click's path on the server: the chart element's trigger value, parsed to a cell (live_chart.parse_cell),
     # handed to the page's callback (cv_view.set_cell), which writes the session state the sliders read
-    from lessons import live_chart
+    from lab import live_chart
 
     assert live_chart.parse_cell({"op": "cell", "x": 99, "y": 2}, shape=grid.validation.shape) is None
     assert live_chart.parse_cell({"op": "add", "x": 1, "y": 2}, shape=grid.validation.shape) is None
@@ -322,7 +322,7 @@ def test_validation_heatmap_is_the_cores_grid_and_a_cell_click_sets_both_sliders
 
 
 def test_moving_c_or_gamma_reuses_the_validation_grid():
-    from lessons import compute_primal_dual as cpd
+    from lessons.primal_dual import compute as cpd
 
     at = cv_page()
     before = len(cpd._cv_grid.memory)
@@ -334,7 +334,7 @@ def test_moving_c_or_gamma_reuses_the_validation_grid():
 
 
 def test_the_heatmap_is_not_computed_while_its_toggle_is_off():
-    from lessons import compute_primal_dual as cpd
+    from lessons.primal_dual import compute as cpd
 
     cpd._cv_grid.memory.clear()
     at = open_page(PAGE, widgets={"pd_space": "kernel"})
@@ -347,7 +347,8 @@ def test_switching_the_heatmap_off_drops_its_queued_fits(leave):
     import os
     import time
 
-    from lessons import background, compute_primal_dual as cpd
+    from lab import background
+    from lessons.primal_dual import compute as cpd
 
     cpd._cv_grid.memory.clear()
     busy = {}
@@ -371,7 +372,7 @@ def test_three_classes_in_kernel_mode_are_one_vs_rest_as_sklearn_predicts():
 
     from kernel_core.grid import make_grid as grid_of
     from kernel_core.kernels import KernelSpec
-    from lessons.compute_primal_dual import one_vs_rest
+    from lessons.primal_dual.compute import one_vs_rest
 
     own = "0.40_-0.30_2~-1.20_1.10_1~1.00_1.50_-1"
     at = AppTest_with_points(own, sidebar={"dataset": "blobs3", "noise": 0.8}, widgets={"pd_space": "kernel"})

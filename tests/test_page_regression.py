@@ -14,11 +14,11 @@ from kernel_core.feature_maps import MAX_TAYLOR_TERMS, gaussian_taylor_features,
 from kernel_core.grid import make_grid, make_grid_1d
 from kernel_core.kernels import KernelSpec, make_kernel
 from kernel_core.regression import LMS, KernelLMS, KernelLogisticRegression, KernelRidge, max_stable_eta
-from lessons.compute_feature_maps import descent_step
-from lessons.compute_regression import REPLAY_FRAMES, fit_descent
+from lessons.feature_maps.compute import descent_step
+from lessons.regression.compute import REPLAY_FRAMES, fit_descent
 from pageutil import chart, decode, figure, figures, metrics, open_page, page_data, table
 
-PAGE = "lessons/6_regression.py"
+PAGE = "lessons/regression/page.py"
 GAP_LABEL = "max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot"
 
 

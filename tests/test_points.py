@@ -1,11 +1,11 @@
-"""lessons/points.py: the student's points and their text in the link, without Streamlit."""
+"""lab/points.py: the student's points and their text in the link, without Streamlit."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
 
-from lessons import points
-from lessons.state import MAX_USER_POINTS
+from lab import points
+from lab.state import MAX_USER_POINTS
 
 COORD = hs.floats(-10, 10).map(lambda v: round(v, 2) + 0.0)
 POINT = hs.tuples(COORD, COORD, hs.sampled_from([-1, 1]))
@@ -47,7 +47,7 @@ def test_at_most_max_user_points():
 
 
 def test_the_third_class_travels_in_the_link_and_nothing_else_does():
-    from lessons import points
+    from lab import points
 
     pts = ((0.5, -1.25, 2), (1.0, 1.0, -1), (-2.0, 0.0, 1))
     assert points.decode(points.encode(pts)) == pts

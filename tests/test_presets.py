@@ -1,4 +1,4 @@
-"""The notes' worked examples as one-click presets (lessons/presets.py): each button, clicked under AppTest, puts its
+"""The notes' worked examples as one-click presets (lab/presets.py, each lesson's presets.py): each button, clicked under AppTest, puts its
 source's numbers on screen, checked against the notes' own numbers or an independent re-implementation of the
 notes' algorithm; the preset's link opens the same view."""
 
@@ -14,13 +14,13 @@ from streamlit.testing.v1 import AppTest
 import datasets
 
 from lessons import registry
-from lessons.compute_feature_maps import TAYLOR_X
-from lessons.compute_mercer import gram_points
-from lessons.presets import PRESETS
-from lessons.state import FIELDS, SIDEBAR, decode, encode
+from lessons.feature_maps.compute import TAYLOR_X
+from lessons.mercer.compute import gram_points
+from lab.state import FIELDS, SIDEBAR, decode, encode
 from pageutil import NUMBERS_OPEN, ROOT, chart, decode as decode_array, metrics, open_page, page_data, table
 
 SCRIPTS = {lesson.slug: lesson.script for lesson in registry.LESSONS}
+PRESETS = registry.presets()
 BY_KEY = {p.key: p for p in PRESETS}
 
 
@@ -55,6 +55,7 @@ def test_every_page_shows_a_button_for_each_of_its_presets():
         shown = {b.key for b in at.button if b.key and b.key.startswith("preset_")}
         assert shown == {f"preset_{p.key}" for p in PRESETS if p.page == slug}, slug
     assert {p.page for p in PRESETS} == set(SCRIPTS)
+    assert all(p.page == lesson.slug for lesson in registry.LESSONS for p in lesson.presets)
 
 
 def test_gaussian_taylor_preset_shows_exp_minus_x_minus_z_squared_and_its_truncated_series_error():

@@ -1,4 +1,4 @@
-"""Reproduce in Python (lessons/reproduce.py): each lesson's page, opened at a few settings (defaults, others, the
+"""Reproduce in Python (lab/reproduce.py): each lesson's page, opened at a few settings (defaults, others, the
 student's own points), offers a script; the script's *text*, as the page shows it, runs in a fresh Python
 process and prints the numbers the page shows: the same strings where it runs the lab's kernel_core, the same
 values within the solvers' tolerance where it runs scikit-learn."""
@@ -46,7 +46,7 @@ def vector(text):
 
 
 def test_circle_lift_script_prints_the_page_numbers_at_defaults_and_with_sklearn():
-    at = open_page("lessons/2_circle_lift.py", state={"cl_reproduce": True})
+    at = open_page("lessons/circle/page.py", state={"cl_reproduce": True})
     printed = run(script(at))
     same_shown(metrics(at), printed, ["training errors, notes' plane", "training errors, max-margin plane",
                                       "margin 1/‖w‖ (lifted space)", "Σξᵢ (total slack)"])
@@ -60,7 +60,7 @@ def test_circle_lift_script_prints_the_page_numbers_at_defaults_and_with_sklearn
 
 @pytest.mark.parametrize("widgets", [{"cl_lift": "paraboloid", "cl_C": 1000.0}, {"cl_data": "sidebar", "cl_C": 0.1}])
 def test_circle_lift_script_follows_other_settings_and_own_points(widgets):
-    at = open_page("lessons/2_circle_lift.py", sidebar={"dataset": "moons", "n": 60},
+    at = open_page("lessons/circle/page.py", sidebar={"dataset": "moons", "n": 60},
                    state={"cl_reproduce": True, "user_points": OWN}, widgets=widgets)
     code = script(at)
     assert repr(-1.5) in code and repr(1.75) in code   # the student's own points travel in the script
@@ -81,7 +81,7 @@ def shown_markdown_number(at, prefix):
 @pytest.mark.parametrize("widgets", [{}, {"fm_map": "poly2_full", "fm_x1": -2.5, "fm_z2": 3.0},
                                      {"fm_map": "circle"}, {"fm_map": "paraboloid"}, {"fm_map": "cubic_1d"}])
 def test_feature_check_script_prints_the_same_inner_products(widgets):
-    at = open_page("lessons/1_feature_maps.py", state={"fm_check_reproduce": True}, widgets=widgets)
+    at = open_page("lessons/feature_maps/page.py", state={"fm_check_reproduce": True}, widgets=widgets)
     printed = run(script(at))
     for label, prefix in (("φ(x)·φ(z)", "φ(x)·φ(z), the sum"), ("K(x, z)", "K(x, z), the kernel formula")):
         np.testing.assert_allclose(float(printed[label]), shown_markdown_number(at, prefix), rtol=1e-12)
@@ -89,7 +89,7 @@ def test_feature_check_script_prints_the_same_inner_products(widgets):
 
 @pytest.mark.parametrize("widgets", [{}, {"fm_m": 12, "fm_gamma": 3.16, "fm_z": -1.5}])
 def test_taylor_script_prints_the_shown_error_with_sklearn_rbf(widgets):
-    at = open_page("lessons/1_feature_maps.py", state={"fm_taylor_reproduce": True}, widgets=widgets)
+    at = open_page("lessons/feature_maps/page.py", state={"fm_taylor_reproduce": True}, widgets=widgets)
     printed = run(script(at))
     (label, value), = ((k, v) for k, v in metrics(at).items() if k.startswith("max error over x"))
     assert float(printed[label]) == pytest.approx(float(value), rel=6e-3)
@@ -98,7 +98,7 @@ def test_taylor_script_prints_the_shown_error_with_sklearn_rbf(widgets):
 @pytest.mark.parametrize("sidebar,widgets", [({}, {}), ({"seed": 7}, {"fm_eta": 0.2, "fm_T": 700,
                                                                       "fm_mode": "stochastic"})])
 def test_cubic_script_prints_the_page_numbers(sidebar, widgets):
-    at = open_page("lessons/1_feature_maps.py", sidebar=sidebar, state={"fm_cubic_reproduce": True}, widgets=widgets)
+    at = open_page("lessons/feature_maps/page.py", sidebar=sidebar, state={"fm_cubic_reproduce": True}, widgets=widgets)
     printed = run(script(at))
     same_shown(metrics(at), printed, ["η used", "loss after T steps",
                                       "max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot"])
@@ -116,7 +116,7 @@ def primal_dual_rows(at):
     ({"dataset": "lfd_toy"}, {"pd_space": "linear", "pd_hard": True}),
 ])
 def test_primal_dual_script_prints_the_page_numbers(sidebar, widgets):
-    at = open_page("lessons/3_primal_dual.py", sidebar=sidebar, state={"pd_reproduce": True, "user_points": OWN[:2]},
+    at = open_page("lessons/primal_dual/page.py", sidebar=sidebar, state={"pd_reproduce": True, "user_points": OWN[:2]},
                    widgets=widgets)
     printed = run(script(at))
     shown = metrics(at)
@@ -147,7 +147,7 @@ PEGASOS_LABELS = ["objective at α̂ (t = T)", "objective at α^T", "exact optim
                                                          "pg_seed": 5, "pg_epochs": 7}),
                                              ({"dataset": "xor", "n": 30}, {"pg_kernel": "sigmoid"})])
 def test_pegasos_script_prints_the_page_numbers(sidebar, widgets):
-    at = open_page("lessons/4_pegasos.py", sidebar=sidebar, state={"pg_reproduce": True, "user_points": OWN},
+    at = open_page("lessons/pegasos/page.py", sidebar=sidebar, state={"pg_reproduce": True, "user_points": OWN},
                    widgets=widgets)
     printed = run(script(at))
     shown = {k: str(v) for k, v in metrics(at).items()}
@@ -158,12 +158,12 @@ def test_pegasos_script_prints_the_page_numbers(sidebar, widgets):
 
 @pytest.mark.parametrize("widgets", [{}, {"mc_kernel": "sigmoid", "mc_gamma": 3.16}, {"mc_kernel": "exponential"}])
 def test_mercer_gram_script_prints_the_spectrum(widgets):
-    at = open_page("lessons/5_mercer.py", state={"mc_gram_reproduce": True}, widgets=widgets)
+    at = open_page("lessons/mercer/page.py", state={"mc_gram_reproduce": True}, widgets=widgets)
     assert_same_spectrum(metrics(at), run(script(at)))
 
 
 def test_mercer_formula_script_parses_the_text_and_fits_sklearn():
-    at = open_page("lessons/5_mercer.py", state={"mc_tab": "Your formula", "mc_formula_reproduce": True,
+    at = open_page("lessons/mercer/page.py", state={"mc_tab": "Your formula", "mc_formula_reproduce": True,
                                                  "mc_formula": "(dot(x, z) + r)**d"}, widgets={"mc_C": 10.0})
     code = script(at)
     assert "parse_kernel('(dot(x, z) + r)**d', d=2.0, g=1.0, r=1.0)" in code
@@ -176,7 +176,7 @@ def test_mercer_formula_script_parses_the_text_and_fits_sklearn():
 
 @pytest.mark.parametrize("widgets", [{}, {"rg_kernel": "laplacian", "rg_lam": 0.001, "rg_n": 25}])
 def test_ridge_script_matches_sklearn_kernel_ridge(widgets):
-    at = open_page("lessons/6_regression.py", state={"rg_ridge_reproduce": True}, widgets=widgets)
+    at = open_page("lessons/regression/page.py", state={"rg_ridge_reproduce": True}, widgets=widgets)
     printed = run(script(at))
     shown = metrics(at)
     for label in ("training RMSE", "largest |βⱼ|", "Σⱼ βⱼ"):
@@ -185,7 +185,7 @@ def test_ridge_script_matches_sklearn_kernel_ridge(widgets):
 
 @pytest.mark.parametrize("widgets", [{}, {"rg_kernel": "poly", "rg_eta": 0.2, "rg_T": 900, "rg_mode": "stochastic"}])
 def test_descent_script_prints_the_page_numbers(widgets):
-    at = open_page("lessons/6_regression.py", state={"rg_descent_reproduce": True}, widgets=widgets)
+    at = open_page("lessons/regression/page.py", state={"rg_descent_reproduce": True}, widgets=widgets)
     printed = run(script(at))
     same_shown(metrics(at), printed, ["η used", "loss after T steps"])
 
@@ -193,7 +193,7 @@ def test_descent_script_prints_the_page_numbers(widgets):
 @pytest.mark.parametrize("sidebar,widgets", [({}, {}), ({"dataset": "xor", "n": 80},
                                                         {"rgl_kernel": "laplacian", "rgl_lam": 0.1, "rgl_T": 120})])
 def test_logistic_script_prints_the_page_numbers(sidebar, widgets):
-    at = open_page("lessons/6_regression.py", sidebar=sidebar, state={"rgl_reproduce": True, "user_points": OWN},
+    at = open_page("lessons/regression/page.py", sidebar=sidebar, state={"rgl_reproduce": True, "user_points": OWN},
                    widgets=widgets)
     printed = run(script(at))
     same_shown(metrics(at), printed, ["training accuracy", "J(β) after T steps"])
@@ -201,7 +201,7 @@ def test_logistic_script_prints_the_page_numbers(sidebar, widgets):
 
 @pytest.mark.parametrize("widgets", [{}, {"fm_d": 7, "fm_p": 9}])
 def test_cost_script_prints_the_dimension_and_the_ratio(widgets):
-    at = open_page("lessons/1_feature_maps.py", state={"fm_cost_reproduce": True}, widgets=widgets)
+    at = open_page("lessons/feature_maps/page.py", state={"fm_cost_reproduce": True}, widgets=widgets)
     same_shown(metrics(at), run(script(at)), ["dim φ = C(d+p, p)", "explicit / kernel"])
 
 
@@ -217,14 +217,14 @@ def assert_same_spectrum(shown, printed):
                                      {"mc_rule": "warp", "mc_warp": "first"}, {"mc_rule": "scale", "mc_c": 2.5},
                                      {"mc_rule": "exp", "mc_k1": "rbf"}])
 def test_closure_rule_script_prints_the_spectrum(widgets):
-    at = open_page("lessons/5_mercer.py", state={"mc_tab": "Closure rules", "mc_rule_reproduce": True},
+    at = open_page("lessons/mercer/page.py", state={"mc_tab": "Closure rules", "mc_rule_reproduce": True},
                    widgets=widgets)
     assert_same_spectrum(metrics(at), run(script(at)))
 
 
 @pytest.mark.parametrize("name", ["negative squared distance", "flipped Gaussian", "sigmoid (γ = 0.5, coef0 = 1)"])
 def test_invalid_kernel_script_prints_the_spectrum(name):
-    at = open_page("lessons/5_mercer.py", state={"mc_tab": "Kernels that fail", "mc_invalid_reproduce": True},
+    at = open_page("lessons/mercer/page.py", state={"mc_tab": "Kernels that fail", "mc_invalid_reproduce": True},
                    widgets={"mc_invalid": name})
     assert_same_spectrum(metrics(at), run(script(at)))
 
@@ -233,7 +233,7 @@ def test_a_typed_formula_travels_as_one_string_literal_never_as_code():
     import ast
 
     import datasets
-    from lessons import reproduce
+    from lessons.mercer import reproduce
 
     X, y = datasets.DATASETS["lfd_toy"](4)
     hostile = "x')\nimport os; os.system('echo pwned')  # \"\"\" '''"

@@ -1,5 +1,5 @@
 """What each lesson shows is true: hypothesis draws the sidebar (dataset, n, noise, seed) and the page's own
-controls from the URL schema (lessons/state.py), opens the page under AppTest, and recomputes the numbers on
+controls from the URL schema (lab/state.py), opens the page under AppTest, and recomputes the numbers on
 screen independently: Gram matrices with scikit-learn's pairwise kernels or numpy, eigenvalues with numpy's
 eigvalsh, SVM duals with scikit-learn's SVC on a precomputed kernel, kernel ridge with scikit-learn's
 KernelRidge, objectives with numpy from the coefficients the page lists. Where an independent solver does not
@@ -21,8 +21,8 @@ from streamlit.testing.v1 import AppTest
 import datasets
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.svm import DualSVM, PrimalSVM
-from lessons.compute_mercer import EXAMPLES, gram_points
-from lessons.state import FIELDS
+from lessons.mercer.compute import EXAMPLES, gram_points
+from lab.state import FIELDS
 from pageutil import NUMBERS_OPEN, ROOT, metrics, table
 
 # no shrinking: one page run costs up to seconds, and a failure prints its whole setting anyway
@@ -30,7 +30,7 @@ SWEEP = settings(max_examples=12, deadline=None, database=None, phases=(Phase.ex
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 # λ below −PSD_RTOL·max|λ| is a negative eigenvalue, anything smaller rounding (as kernel_core.mercer)
 PSD_RTOL = 1e-10
-# the widgets' steps, where a control has one (lessons/sidebar.py, the lesson pages)
+# the widgets' steps, where a control has one (lab/sidebar.py, the lesson pages)
 STEPS = {"n": 10, "noise": 0.01, "pd_coef0": 0.25, "pg_coef0": 0.25, "mc_coef0": 0.25, "rg_coef0": 0.25,
          "rgl_coef0": 0.25, "mc_c": 0.5, "mc_a0": 0.5, "mc_a1": 0.5, "mc_a2": 0.5, "mc_r": 0.25, "pg_T": 100}
 SIDEBAR = ("dataset", "n", "noise", "seed")

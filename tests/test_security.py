@@ -92,7 +92,7 @@ def test_the_scanner_catches_each_kind_of_danger():
 
 def test_the_scan_covers_every_app_module():
     names = {p.relative_to(ROOT).as_posix() for p in APP_SOURCES}
-    assert {"app.py", "lessons/sidebar.py", "kernel_core/formula.py", "datasets/upload.py"} <= names
+    assert {"app.py", "lab/sidebar.py", "kernel_core/formula.py", "datasets/upload.py"} <= names
     assert len(names) >= 20
 
 

@@ -1,4 +1,4 @@
-"""lessons/server.py: TCP_NODELAY reaches the connections a proto-0 listener accepts (as uvicorn's is),
+"""lab/server.py: TCP_NODELAY reaches the connections a proto-0 listener accepts (as uvicorn's is),
 and the import-time heap is frozen out of full garbage collections."""
 
 import gc
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from lessons import server
+from lab import server
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/fd")
 
@@ -36,6 +36,6 @@ def test_tune_process_freezes_the_heap_once():
     try:
         server.tune_process.__wrapped__()
         assert gc.get_freeze_count() > before
-        assert "lessons.compute_pegasos" in sys.modules
+        assert "lessons.pegasos.compute" in sys.modules
     finally:
         gc.unfreeze()

@@ -9,8 +9,8 @@ import zxingcpp
 from PIL import Image
 from streamlit.testing.v1 import AppTest
 
-from lessons.share import app_base, qr_png, share_link
-from lessons.state import FIELDS, HIDE_MAX_LENGTH, hidden_keys
+from lab.share import app_base, qr_png, share_link
+from lab.state import FIELDS, HIDE_MAX_LENGTH, hidden_keys
 from pageutil import ROOT, chart_elements, chart_options
 
 LINK = "http://lab.example:8501/primal-dual?pd_C=10&n=60&pts=0.5_-0.25_1~-1_0_-1&hide=pd_C,n"
@@ -66,8 +66,8 @@ def keys_drawn(at):
 
 
 def test_a_hidden_control_is_not_drawn_and_keeps_its_value_from_the_link():
-    shown = open_link("lessons/3_primal_dual.py", {"pd_C": "10", "n": "60"})
-    hidden = open_link("lessons/3_primal_dual.py", {"pd_C": "10", "n": "60", "hide": "pd_C,n"})
+    shown = open_link("lessons/primal_dual/page.py", {"pd_C": "10", "n": "60"})
+    hidden = open_link("lessons/primal_dual/page.py", {"pd_C": "10", "n": "60", "hide": "pd_C,n"})
     assert {"pd_C", "n"} <= keys_drawn(shown)
     assert not {"pd_C", "n"} & keys_drawn(hidden)
     assert "pd_hard" in keys_drawn(hidden)
@@ -89,7 +89,7 @@ def test_an_unknown_name_in_hide_is_a_message_and_leaves_the_link():
     assert any(r"\_\_import\_\_" in t.proto.body and "gamma" in t.proto.body for t in at.toast), \
         [t.proto.body for t in at.toast]
     assert at.query_params["hide"] == "pd_C"
-    at.switch_page("lessons/3_primal_dual.py").run()
+    at.switch_page("lessons/primal_dual/page.py").run()
     assert not at.exception and "pd_C" not in keys_drawn(at) and "pd_hard" in keys_drawn(at)
 
 
@@ -104,15 +104,15 @@ def test_a_name_in_hide_is_shown_literally_never_as_markdown():
 
 
 def test_show_every_control_brings_the_hidden_controls_back():
-    at = open_link("lessons/3_primal_dual.py", {"pd_C": "10", "hide": "pd_C"})
+    at = open_link("lessons/primal_dual/page.py", {"pd_C": "10", "hide": "pd_C"})
     at.button(key="show_hidden").click().run()
     assert "pd_C" in keys_drawn(at) and at.get_by_key("pd_C").value == 10.0
     assert "hide" not in at.query_params
 
 
 def test_presenter_mode_sends_the_same_figures_with_a_look_option_and_folds_the_prose():
-    plain = open_link("lessons/4_pegasos.py", {})
-    present = open_link("lessons/4_pegasos.py", {"present": "true"})
+    plain = open_link("lessons/pegasos/page.py", {})
+    present = open_link("lessons/pegasos/page.py", {"present": "true"})
     charts, present_charts = chart_elements(plain), chart_elements(present)
     assert len(charts) == len(present_charts) > 0
     for a, b in zip(charts, present_charts):
@@ -123,6 +123,6 @@ def test_presenter_mode_sends_the_same_figures_with_a_look_option_and_folds_the_
 
 
 def test_presenter_mode_folds_the_key_formulas_with_the_prose():
-    at = open_link("lessons/3_primal_dual.py", {"present": "true"})
+    at = open_link("lessons/primal_dual/page.py", {"present": "true"})
     folded = [e for e in at.main.expander if e.label == "The idea and the key formulas"]
     assert len(folded) == 1 and len(folded[0].latex) == 2 and len(folded[0].markdown) == 1

@@ -10,12 +10,12 @@ from pageutil import open_page
 
 # (page, the state that shows the chooser, the kernel key, the γ key)
 CHOOSERS = [
-    ("lessons/3_primal_dual.py", {"pd_space": "kernel"}, "pd_kernel", "pd_gamma"),
-    ("lessons/4_pegasos.py", {}, "pg_kernel", "pg_gamma"),
-    ("lessons/5_mercer.py", {}, "mc_kernel", "mc_gamma"),
+    ("lessons/primal_dual/page.py", {"pd_space": "kernel"}, "pd_kernel", "pd_gamma"),
+    ("lessons/pegasos/page.py", {}, "pg_kernel", "pg_gamma"),
+    ("lessons/mercer/page.py", {}, "mc_kernel", "mc_gamma"),
     # lesson 6's other chooser on the linear kernel, which has no γ: one caption to read
-    ("lessons/6_regression.py", {"rgl_kernel": "linear"}, "rg_kernel", "rg_gamma"),
-    ("lessons/6_regression.py", {"rg_kernel": "linear"}, "rgl_kernel", "rgl_gamma"),
+    ("lessons/regression/page.py", {"rgl_kernel": "linear"}, "rg_kernel", "rg_gamma"),
+    ("lessons/regression/page.py", {"rg_kernel": "linear"}, "rgl_kernel", "rgl_gamma"),
 ]
 GAMMAS = (0.316, 10.0)
 DISTANCES = np.array([0.1, 0.7, 1.3, 2.0])   # ‖x − z‖
@@ -56,19 +56,19 @@ def test_gaussian_gamma_is_shown_as_lecture_8_sigma_and_park_sigma(page, state, 
 ])
 def test_laplacian_and_exponential_gamma_are_shown_as_parks_sigma(kernel, pattern, formula):
     gamma = GAMMAS[0]
-    at = open_page("lessons/4_pegasos.py", state={"pg_kernel": kernel, "pg_gamma": gamma})
+    at = open_page("lessons/pegasos/page.py", state={"pg_kernel": kernel, "pg_gamma": gamma})
     (sigma,) = widths(caption_for(at, gamma), pattern)
     np.testing.assert_allclose(formula(DISTANCES, sigma), gamma * DISTANCES, rtol=RTOL)
 
 
 def test_no_sigma_caption_for_a_kernel_without_a_width():
-    at = open_page("lessons/4_pegasos.py", state={"pg_kernel": "sigmoid"})
+    at = open_page("lessons/pegasos/page.py", state={"pg_kernel": "sigmoid"})
     assert not [c for c in captions(at) if "⇔ σ" in c or "⇔ 2σ" in c]
 
 
 @pytest.mark.parametrize("gamma", GAMMAS)
 def test_taylor_gamma_is_shown_as_the_sigma_of_parks_taylor_example(gamma):
-    at = open_page("lessons/1_feature_maps.py", state={"fm_gamma": gamma})
+    at = open_page("lessons/feature_maps/page.py", state={"fm_gamma": gamma})
     text = caption_for(at, gamma)
     (sigma,) = widths(text, r", σ = ([\d.e+-]+) in Park's Taylor example")
     (sigma_l8,) = widths(text, r"σ = 1/γ = ([\d.e+-]+) in Lecture 8's")

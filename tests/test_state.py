@@ -1,4 +1,4 @@
-"""The URL schema (lessons/state.py): every control of every page is in it, each value survives the trip through
+"""The URL schema (lab/state.py): every control of every page is in it, each value survives the trip through
 a link, links store values rather than labels, and links made before the schema still open their view."""
 
 import ast
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lessons.state import FIELDS, LEGACY, decode, encode
+from lab.state import FIELDS, decode, encode
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "app.py", *sorted((ROOT / "lessons").glob("*.py"))]
@@ -37,11 +37,11 @@ def test_every_control_goes_through_the_schema(path):
         owner = getattr(call.func.value, "id", None)
         if call.func.attr in ST_WIDGETS and owner != "widgets" and path.name != "widgets.py":
             key = keyword(call, "key")
-            assert isinstance(key, ast.Constant) and key.value in UNBOUND, f"{where} bypasses lessons/widgets.py"
+            assert isinstance(key, ast.Constant) and key.value in UNBOUND, f"{where} bypasses lab/widgets.py"
         if owner == "widgets" and len(call.args) >= 2:   # a control: (label, key); control groups take a prefix
             key = call.args[1]
             if isinstance(key, ast.Constant):
-                assert key.value in FIELDS, f"{where}: {key.value!r} is not in lessons/state.py"
+                assert key.value in FIELDS, f"{where}: {key.value!r} is not in lab/state.py"
 
 
 def test_the_scan_sees_the_controls():
@@ -78,13 +78,13 @@ def test_old_links_with_labels_still_decode():
     assert decode(FIELDS["dataset"], "Two spirals") == "spirals"
     assert decode(FIELDS["pd_C"], "1e+03") == 1000.0       # the old 3-significant-digit label of C = 1000
     assert decode(FIELDS["new_class"], "class −1 (blue)") == -1
-    for key, labels in LEGACY.items():
-        for label, value in labels.items():
-            if value in FIELDS[key].choices:
-                assert decode(FIELDS[key], label) == value
+    for field in FIELDS.values():
+        for label, value in field.legacy:
+            if value in field.choices:
+                assert decode(field, label) == value
             else:   # lesson 3 never offered the linear kernel in kernel space
                 with pytest.raises(ValueError):
-                    decode(FIELDS[key], label)
+                    decode(field, label)
 
 
 @pytest.mark.parametrize("key, text", [("pd_kernel", "gaussian"), ("n", "100000"), ("n", "ten"), ("noise", "nan"),
@@ -118,7 +118,7 @@ def value(at, key):
 
 
 def test_a_link_reopens_its_view_and_moves_write_values():
-    at = open_link("lessons/3_primal_dual.py", {"pd_space": "kernel", "pd_kernel": "sigmoid", "pd_C": "1000",
+    at = open_link("lessons/primal_dual/page.py", {"pd_space": "kernel", "pd_kernel": "sigmoid", "pd_C": "1000",
                                                 "dataset": "moons", "n": "50"})
     assert value(at, "pd_kernel") == "sigmoid" and value(at, "pd_C") == 1000.0
     assert value(at, "dataset") == "moons" and value(at, "n") == 50
@@ -131,13 +131,13 @@ def test_a_link_reopens_its_view_and_moves_write_values():
 
 
 def test_an_old_link_with_labels_opens_its_view():
-    at = open_link("lessons/3_primal_dual.py", {"pd_space": "any kernel (dual only)",
+    at = open_link("lessons/primal_dual/page.py", {"pd_space": "any kernel (dual only)",
                                                 "pd_kernel": "sigmoid  tanh(γ x·z + r)"})
     assert value(at, "pd_space") == "kernel" and value(at, "pd_kernel") == "sigmoid"
     assert at.query_params["pd_kernel"] == "sigmoid"      # rewritten to the value
 
 
 def test_a_broken_link_says_what_it_could_not_use():
-    at = open_link("lessons/3_primal_dual.py", {"pd_space": "kernel", "pd_kernel": "gaussian"})
+    at = open_link("lessons/primal_dual/page.py", {"pd_space": "kernel", "pd_kernel": "gaussian"})
     assert value(at, "pd_kernel") == "rbf"
     assert any("pd_kernel" in t.proto.body for t in at.toast), [t.proto.body for t in at.toast]

@@ -7,8 +7,8 @@ from streamlit.testing.v1 import AppTest
 
 from pageutil import ROOT, open_page
 
-BINARY = ["lessons/2_circle_lift.py", "lessons/3_primal_dual.py", "lessons/4_pegasos.py", "lessons/5_mercer.py",
-          "lessons/6_regression.py"]
+BINARY = ["lessons/circle/page.py", "lessons/primal_dual/page.py", "lessons/pegasos/page.py", "lessons/mercer/page.py",
+          "lessons/regression/page.py"]
 
 
 @pytest.mark.parametrize("page", BINARY)
@@ -39,5 +39,5 @@ def test_a_binary_lesson_leaves_class_2_points_out_and_says_so(page):
 
 
 def test_lesson_1_takes_every_point_of_the_three_class_dataset():
-    at = open_page("lessons/1_feature_maps.py", sidebar={"dataset": "blobs3"}, widgets={"fm_source": "data"})
+    at = open_page("lessons/feature_maps/page.py", sidebar={"dataset": "blobs3"}, widgets={"fm_source": "data"})
     assert not at.error, [e.value for e in at.error]

@@ -4,11 +4,10 @@ both states of a toggle, formulas from a hostile list), plus a few of the studen
 top of each other; and every control at its minimum, or at its maximum, all together.
 
 The controls are discovered from the page itself, round by round, since some appear only after another
-is set (the polynomial degree after the kernel). Options are shown by their labels, so each option's
-value is recovered from the literals of the app's sources. Page reruns are timed; the slowest are printed.
+is set (the polynomial degree after the kernel). Each option's value is its field's choice in the URL schema.
+Page reruns are timed; the slowest are printed.
 """
 
-import ast
 import functools
 import time
 from pathlib import Path
@@ -18,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 from streamlit.testing.v1 import AppTest
 
+from lab.state import FIELDS
 from pageutil import figures, lesson_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = lesson_pages()
-SOURCES = [ROOT / "app.py", *(p for d in ("lessons", "datasets", "kernel_core") for p in sorted((ROOT / d).glob("*.py")))]
 KINDS = ("slider", "select_slider", "selectbox", "button_group", "toggle", "checkbox", "number_input", "text_input")
 # scratch inputs of a point not yet added; "Use only my points" is drawn with the points themselves
 SKIP = {"new_x1", "new_x2", "only_mine"}
@@ -36,41 +35,12 @@ PILE = hs.lists(hs.tuples(hs.sampled_from([-1.0, 0.0, 0.5, 1.0]), hs.sampled_fro
 TIMINGS = []
 
 
-@functools.cache
-def literals():
-    """Every number and string written in the app's sources: the pool the option values come from."""
-    pool = set()
-    for path in SOURCES:
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)):
-                pool.add(node.value)
-            elif (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
-                  and isinstance(node.operand, ast.Constant) and isinstance(node.operand.value, (int, float))):
-                pool.add(-node.operand.value)
-    # a fixed order, so the same value is found for a label in every run
-    return sorted(pool, key=lambda v: (type(v).__name__, repr(v)))
-
-
 def option_values(widget):
-    """The value behind each option label of a select slider, selectbox or segmented control."""
-    values = []
-    for label in widget.options:
-        guesses = [label]
-        for parse in (int, float):
-            try:
-                guesses.append(parse(label))
-            except ValueError:
-                pass
-        for value in [*guesses, *literals()]:
-            try:
-                if str(widget.format_func(value)) == label:
-                    values.append(value)
-                    break
-            except Exception:   # a label function may reject a foreign value: try the next one
-                continue
-        else:
-            raise AssertionError(f"no value in the sources is shown as {label!r} by {widget.key}")
-    return values
+    """The value behind each option of a select slider, selectbox or segmented control: its field's choices in the
+    URL schema (lab/state.py), which the control shows in that order."""
+    choices = FIELDS[widget.key].choices
+    assert [str(widget.format_func(value)) for value in choices] == list(widget.options), widget.key
+    return list(choices)
 
 
 def number_range(widget):

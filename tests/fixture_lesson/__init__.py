@@ -1,0 +1,1 @@
+"""A lesson made by the tests: its registry entry and this folder are all it takes to appear everywhere."""
