@@ -14,7 +14,7 @@ Streamlit Community Cloud — under names that carry plotly.js's version or the 
 cached copy is never stale. What each message carries besides the figure is a ~0.4 KB loader (a component's
 inline script travels with every message; only an installed package's asset directory avoids that).
 
-Message: bytes — one line of JSON options ({"mode": "plain" | "boundary" | "cells", "live": lessons/live.options
+Message: bytes — one line of JSON options ({"mode": "plain" | "boundary" | "cells", "live": lab/live.options
 on the chart that answers a slider's moves by a route, "height": ..., "name": the
 chart's short name, "label": its text alternative, both made from the figure by figures.describe, "file": the chart's
 key, which names its PNG/SVG downloads, "replay": whether it has frames made on demand, "present": true in presenter
@@ -162,7 +162,7 @@ def _wants_frames(key, raw):
 def chart(fig, *, key, height=None, name=None, present=False, live=None):
     """Draw `fig` (a go.Figure, e.g. from figures.figure) and redraw it in place on later reruns. name: what a
     screen reader calls it, when its title or axes do not tell it from another chart on the page; present:
-    presenter mode; live: lessons/live.options, the section's sliders whose moves a route answers."""
+    presenter mode; live: lab/live.options, the section's sliders whose moves a route answers."""
     live = {"live": live} if live else {}
     _component(key=key, data=_message(fig, key, name, present, "plain", height=height, **live),
                on_event_change=lambda: _wants_frames(key, st.session_state[key].get("event")))
@@ -250,7 +250,7 @@ def boundary_chart(fig, *, key, own, new_class, on_event, name=None, present=Fal
     """Draw a decision plot (a go.Figure that draws the student's points as its OWN_POINTS trace) in place;
     clicks, drags and double-clicks on it become ChartEvents. `own`: the student's points (their count bounds
     the indices); `new_class`: the class a click adds (+1, −1 or 2; shift-click adds OTHER_CLASS[new_class]). `on_event(event)` runs as a widget callback, before the
-    script reruns, so everything drawn in that rerun already shows the change. live: lessons/live.options, the
+    script reruns, so everything drawn in that rerun already shows the change. live: lab/live.options, the
     section's slider whose moves a route answers. Returns the event or None."""
     live = {"live": live} if live else {}
     result = _component(key=key, data=_message(fig, key, name, present, "boundary", own=OWN_POINTS, **live),

@@ -9,9 +9,11 @@
 # not by client IP: a classroom behind one NAT is one address. New browsers go to the worker with the
 # fewest open connections (websockets), i.e. the fewest students.
 #
-# A worker that dies is started again on its port; HAProxy's health checks (/_stcore/health) take it
+# A worker that dies is started again on its port; HAProxy's health checks (the app's page, GET /) take it
 # out meanwhile, and a browser pinned to it is sent to a living worker, where it reconnects with a new
-# session (its view comes back from the URL). One SIGTERM or Ctrl-C stops the workers and HAProxy (Ctrl-C in
+# session (its view comes back from the URL). HAProxy also limits each browser's request rate and open
+# connections (a browser is told apart by a cookie of its own, KLAB_CLIENT), with a far higher ceiling per
+# address: a classroom behind one NAT is one address. One SIGTERM or Ctrl-C stops the workers and HAProxy (Ctrl-C in
 # a terminal; a script started in the background with & or nohup ignores SIGINT, as every background job does:
 # stop it with kill <pid>).
 #
@@ -19,7 +21,9 @@
 #
 # Environment: PORT (default 8501), WORKERS (default 2 × nproc), ADDRESS the balancer listens on (default
 # 0.0.0.0: the students' machines), WORKER_PORT_BASE (default PORT+1: workers on WORKER_PORT_BASE ..
-# +WORKERS-1, on 127.0.0.1), MALLOC_ARENA_MAX (default 2). Extra arguments go to every `streamlit run`.
+# +WORKERS-1, on 127.0.0.1), MALLOC_ARENA_MAX (default 2); the limits, above which HAProxy answers 429:
+# CLIENT_REQUESTS_PER_10S (default 300) and CLIENT_CONNECTIONS (30) per browser, ADDRESS_REQUESTS_PER_10S
+# (20000) and ADDRESS_CONNECTIONS (4000) per client address. Extra arguments go to every `streamlit run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +32,11 @@ WORKERS=${WORKERS:-$((2 * $(nproc)))}
 ADDRESS=${ADDRESS:-0.0.0.0}
 WORKER_PORT_BASE=${WORKER_PORT_BASE:-$((PORT + 1))}
 HAPROXY=${HAPROXY:-$(command -v haproxy || echo /usr/sbin/haproxy)}
+# a page open is a few dozen requests and a move one; a browser opens up to 6 connections, and a websocket per tab
+CLIENT_REQUESTS_PER_10S=${CLIENT_REQUESTS_PER_10S:-300}
+CLIENT_CONNECTIONS=${CLIENT_CONNECTIONS:-30}
+ADDRESS_REQUESTS_PER_10S=${ADDRESS_REQUESTS_PER_10S:-20000}
+ADDRESS_CONNECTIONS=${ADDRESS_CONNECTIONS:-4000}
 # glibc gives each thread that allocates its own malloc arena (up to 8 per core) and keeps freed memory in
 # it; Streamlit runs every session's script in a thread of its own. Two arenas: the workers' summed peak RSS
 # went from 991 to 806 MB (bench/bench_lecture.py, 100 students, 30 s; 1465 -> 930 MB over 60 s), same moves/s
@@ -77,11 +86,9 @@ trap 'stop' EXIT
 start_worker() {
   local i=$1
   shift
-  # fileWatcherType none: nobody edits the code during a lecture, and the watcher re-scans every loaded
-  # module (~2 000) for each new session, ~165 ms of CPU per page open (9x the cost of an open without it)
+  # the other server settings (no file watcher, no usage statistics) come from .streamlit/config.toml
   .venv/bin/python -m streamlit run serve.py \
     --server.port "${ports[$i]}" --server.address 127.0.0.1 --server.headless true \
-    --server.fileWatcherType none --server.runOnSave false --browser.gatherUsageStats false \
     "$@" </dev/null >>"$run_dir/worker$i.log" 2>&1 &
   pids[$i]=$!
 }
@@ -132,15 +139,33 @@ defaults
     # an open websocket (/_stcore/stream) is a tunnel: a student may sit through a whole lecture on it
     timeout tunnel 4h
     timeout client-fin 10s
-    # a request a dead worker did not answer (refused, or a kept-alive connection to it closed) is retried
-    # on another worker, not shown to the student as a 502
-    retries 3
+    # a request no worker took (refused, or a kept-alive connection a dead worker closed with no answer) is sent
+    # to another worker, not shown to the student as a 502; a slow answer is waited for, never asked again (no
+    # response-timeout), and only GET and HEAD are ever sent twice
+    retries 2
     option redispatch 1
-    retry-on conn-failure empty-response response-timeout
+    retry-on conn-failure empty-response
+    # a request whose browser went away while it waited in the queue is dropped, not run for nobody
+    option abortonclose
 
 frontend lecture
     bind ${ADDRESS}:${PORT}
+    http-request disable-l7-retry unless METH_GET
+    # per browser: its KLAB_CLIENT cookie, a random id given on its first response (KLAB_WORKER names the worker,
+    # the same for all its students); per address: a whole class behind one NAT stays well below the ceiling
+    http-request set-var(txn.client) req.cook(KLAB_CLIENT)
+    http-request track-sc0 var(txn.client) table per_client if { var(txn.client) -m found }
+    http-request track-sc1 src table per_address
+    http-request deny deny_status 429 if { sc_http_req_rate(0) gt ${CLIENT_REQUESTS_PER_10S} } || { sc_conn_cur(0) gt ${CLIENT_CONNECTIONS} }
+    http-request deny deny_status 429 if { sc_http_req_rate(1) gt ${ADDRESS_REQUESTS_PER_10S} } || { sc_conn_cur(1) gt ${ADDRESS_CONNECTIONS} }
+    http-response add-header Set-Cookie "KLAB_CLIENT=%[uuid]; Path=/; HttpOnly; SameSite=Lax" unless { var(txn.client) -m found }
     default_backend workers
+
+backend per_client
+    stick-table type string len 36 size 100k expire 10m store http_req_rate(10s),conn_cur
+
+backend per_address
+    stick-table type ipv6 size 100k expire 10m store http_req_rate(10s),conn_cur
 
 backend workers
     # a new browser goes to the worker with the fewest open connections (students' websockets)
@@ -148,8 +173,10 @@ backend workers
     # the worker's name in a cookie set on the first response; every later request of that browser (the
     # websocket, uploads to /_stcore/upload_file) carries it and goes to the same worker
     cookie KLAB_WORKER insert indirect nocache httponly
-    option httpchk GET /_stcore/health
-    http-check expect string ok
+    # healthy = the page a browser asks first answers, not only the server core (/_stcore/health)
+    option httpchk
+    http-check send meth GET uri /
+    http-check expect status 200
     default-server check inter 1s fall 2 rise 2
 EOF
   for ((i = 0; i < WORKERS; i++)); do

@@ -5,6 +5,7 @@ The students' side is bench/bench_lecture.py's Session: Streamlit's own websocke
 the first HTTP response sent on the websocket upgrade, as a browser does."""
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -21,6 +22,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_lecture import AFFINITY_COOKIE, SIDEBAR, Balancer, Session  # noqa: E402
+from test_deploy import assert_lecture_balancer_rules  # noqa: E402
 
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
 START_TIMEOUT_S = 150
@@ -183,6 +185,27 @@ def test_an_upload_through_the_balancer_reaches_the_worker_holding_the_session(l
         assert any("Loaded 3 points" in t for t in texts), texts
     finally:
         s.close()
+
+
+def test_the_balancer_keeps_the_lecture_rules(lecture):
+    _, config = lecture.haproxy()
+    assert_lecture_balancer_rules(config.read_text())
+
+
+def test_a_browser_past_its_request_rate_gets_429_and_the_room_behind_its_address_does_not(lecture):
+    _, config = lecture.haproxy()
+    limit = int(re.search(r"sc_http_req_rate\(0\) gt (\d+)", config.read_text())[1])
+    browser = Session(lecture.port, "", timeout=30)
+    assert browser.http("GET", "/_stcore/health")[0] == 200
+    client = browser.cookie_value("KLAB_CLIENT")
+    assert client
+    statuses = [browser.http("GET", "/_stcore/health")[0] for _ in range(limit + 10)]
+    assert browser.cookie_value("KLAB_CLIENT") == client  # given once, kept
+    assert statuses[:limit - 1] == [200] * (limit - 1) and statuses[-10:] == [429] * 10, statuses
+    # another browser from the same address (a classmate behind the same NAT) is served
+    classmate = Session(lecture.port, "", timeout=30)
+    assert classmate.http("GET", "/_stcore/health")[0] == 200
+    assert classmate.cookie_value("KLAB_CLIENT") not in (None, client)
 
 
 def test_a_killed_worker_loses_no_new_session_and_comes_back(lecture):

@@ -102,7 +102,7 @@ def gram(name, X, Y=None, *, gamma=None, degree=3, coef0=1.0):
 
 
 def kernel_of(values, prefix):
-    """(name, gamma, degree, coef0) of a kernel chooser as the page reads it (lessons/widgets.kernel_controls)."""
+    """(name, gamma, degree, coef0) of a kernel chooser as the page reads it (lab/widgets.kernel_controls)."""
     name = values[f"{prefix}_kernel"]
     gamma = None if name == "linear" else values[f"{prefix}_gamma"]
     degree = values[f"{prefix}_degree"] if name == "poly" else 3
