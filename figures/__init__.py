@@ -2,7 +2,7 @@
 
 Builders write traces and layouts as plain dicts and make the figure with `figure`, which skips Plotly's
 property validation: validating cost 20–60 ms per figure, most of a slider move's server time on the
-Pegasos page (5 figures). The tests validate every figure the pages draw instead (tests/test_figures_valid.py).
+Pegasos page (5 figures). The tests validate every figure the pages draw instead (tests/pages/test_figures_valid.py).
 
 Every figure names TEMPLATE in its layout (not via pio.templates.default: Streamlit sets its own default
 when it loads). Pages draw with theme=None, so the browser applies no theme of its own on every redraw

@@ -3,7 +3,7 @@
 Marching squares with linear interpolation along cell edges, by contourpy (matplotlib's C++ contouring):
 per move the pages trace three levels on the decision grid and on every replay frame (lesson 4: 78 lines),
 and a loop in Python over the crossed cells cost 0.9 ms per 50 × 50 frame against contourpy's 0.1 ms.
-The geometry is pinned by tests/test_contours.py against a plain-loop oracle.
+The geometry is pinned by tests/figures/test_contours.py against a plain-loop oracle.
 """
 
 import contourpy

@@ -7,7 +7,7 @@ Streamlit): one template per section, fed from the inputs of the page's compute 
 A script is self-contained apart from its imports: it carries the points the page trained on at full precision
 (the repr of each float, which reads back to the same float) and every setting. It prints one line per number,
 "label: value", with the page's own label and format where the page shows that number, so its output can be read
-against the page line by line (tests/test_reproduce.py does). A student's kernel formula travels as a string that
+against the page line by line (tests/pages/test_reproduce.py does). A student's kernel formula travels as a string that
 kernel_core.formula parses; no text a student typed ever becomes Python code.
 """
 

@@ -16,11 +16,9 @@ from kernel_core.kernels import rbf_kernel
 from kernel_core.regression import LMS, KernelLMS, max_stable_eta
 from lab.caught import caught_warnings
 from lab.memo import memo
-from lab.state import FIELDS
+from lessons.feature_maps.fields import M_MAX, P_MAX
 
 # the cost curves run over p = 1..P_MAX and the Taylor error over m = 1..M_MAX (the fm_p and fm_m sliders' ranges)
-P_MAX = int(FIELDS["fm_p"].hi)
-M_MAX = int(FIELDS["fm_m"].hi)
 TAYLOR_X = np.linspace(-3.0, 3.0, 241)
 FIT_GRID = 200
 CUBIC = FEATURE_MAPS["cubic_1d"]

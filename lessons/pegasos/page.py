@@ -4,8 +4,8 @@ import numpy as np
 import streamlit as st
 
 from lab import data, page, widgets
-from lab.state import FIELDS
 from lessons.pegasos import reproduce
+from lessons.pegasos.fields import T_MAX
 from lessons.pegasos.compute import PEGASOS_SOURCE, exact_optimum, fit_pegasos, fit_perceptron, replay_step
 from lessons.pegasos.presets import PRESETS
 from lessons.pegasos.sections import RUN
@@ -88,7 +88,7 @@ def lesson():
     elif run.objective_avg[-1] - optimum.objective > 0.1 * optimum.objective:
         st.info(f"Still far from the optimum: the gap of α̂ shrinks only about like log T / (λT) (Shalev-Shwartz et "
                 f"al., 2011), and λT = {s.lam * s.T:.3g} here, so twice the steps roughly halve it. T stops at "
-                f"{FIELDS['pg_T'].hi:,} so that every move stays quick for a whole class; a larger λ converges within it.",
+                f"{T_MAX:,} so that every move stays quick for a whole class; a larger λ converges within it.",
                 icon=":material/info:")
     st.markdown("**The coefficients over time.** Press ▶ to watch β grow into α: each bar is $\\alpha^t_j$, "
                 "the green dots are the running average $\\hat\\alpha_{t,j}$, the black ticks the exact SVM's "

@@ -10,7 +10,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 PAGES = [
     ("feature-maps", "1 · Feature maps"),
     ("circle", "2 · The circle"),
@@ -291,15 +291,15 @@ def test_an_own_point_is_dragged_to_where_it_is_dropped_and_removed_by_a_double_
 
 @pytest.fixture(scope="module")
 def animation_url():
-    """tests/animation_app.py served (its static folder is the app's: Streamlit serves the one next to the
+    """tests/browser/animation_app.py served (its static folder is the app's: Streamlit serves the one next to the
     main script)."""
     from conftest import ROOT, free_port, start_streamlit
 
-    static = ROOT / "tests" / "static"
+    static = ROOT / "tests" / "browser" / "static"
     if not static.is_symlink() and not static.exists():
         static.symlink_to(ROOT / "static", target_is_directory=True)
     port = free_port()
-    proc = start_streamlit(ROOT / "tests" / "animation_app.py", port)
+    proc = start_streamlit(ROOT / "tests" / "browser" / "animation_app.py", port)
     yield f"http://127.0.0.1:{port}"
     proc.terminate()
     proc.wait(timeout=20)

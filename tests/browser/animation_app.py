@@ -1,5 +1,5 @@
 """A decision plot whose boundary grows over 30 frames, for the chart element's Play / Step / Reset
-(tests/test_browser.py): boundary_frames on decision_figure, drawn by lab/live_chart.py."""
+(tests/browser/test_browser.py): boundary_frames on decision_figure, drawn by lab/live_chart.py."""
 
 import numpy as np
 

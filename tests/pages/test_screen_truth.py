@@ -55,7 +55,7 @@ def controls(*keys, n_max=None):
     """A fixed dictionary of draws: the sidebar's four controls and `keys`; n_max caps n (and T of Pegasos)
     where a page fits an SVM per draw, so the sweep stays within minutes on a busy machine."""
     draws = {key: field(key) for key in (*SIDEBAR, *keys)}
-    # the binary lessons' numbers: a three-class dataset is refused there (tests/test_page_primal_dual.py checks
+    # the binary lessons' numbers: a three-class dataset is refused there (tests/pages/test_page_primal_dual.py checks
     # that, and lesson 3's one-vs-rest against scikit-learn)
     draws["dataset"] = hs.sampled_from([d for d in FIELDS["dataset"].choices
                                         if datasets.DATASET_INFO[d].task != "multiclass"])
@@ -72,7 +72,7 @@ def open_at(page, values, state=None):
     for key, value in {**values, **(state or {})}.items():
         at.session_state[key] = value
     at.run()
-    at.switch_page(f"lessons/{page}")
+    at.switch_page(f"lessons/{page}/page.py")
     at.run()
     assert not at.exception, (values, [e.value for e in at.exception])
     return at
@@ -170,7 +170,7 @@ def svc_dual_objective(K, y, C):
                  "pd_degree": 6, "pd_coef0": -0.75})
 @given(values=controls(*PD_KEYS, n_max=200))
 def test_primal_dual_page_shows_a_true_gap_margin_accuracy_and_dual_objective(values):
-    at = open_at("3_primal_dual.py", values)
+    at = open_at("primal_dual", values)
     errors = messages(at.error)
     if any("stopped after" in e for e in errors):
         assert not at.metric, f"{values}: a solver stopped, yet metrics are shown: {metrics(at)}"
@@ -292,7 +292,7 @@ def mercer_gram(tab, v, Xs):
 @given(values=controls(*MC_KEYS), tab=hs.integers(0, 3), formula=hs.sampled_from(list(EXAMPLES.values())))
 def test_mercer_page_verdicts_and_eigenvalues_agree_with_eigvalsh(values, tab, formula):
     values = {**values, "mc_formula": formula}
-    at = open_at("5_mercer.py", values, {"mc_tab": MC_TABS[tab]})
+    at = open_at("mercer", values, {"mc_tab": MC_TABS[tab]})
     X, y = sidebar_data(values)
     Xs, _ = gram_points(X, y)
     K = mercer_gram(tab, values, Xs)
@@ -348,7 +348,7 @@ def count_shown(text):
 @SWEEP
 @given(values=controls("cl_data", "cl_lift", "cl_hard", "cl_C"))
 def test_circle_page_error_counts_and_margin_match_an_independent_dual_fit(values):
-    at = open_at("2_circle_lift.py", values)
+    at = open_at("circle", values)
     if at.error:
         assert not at.metric, values
         return
@@ -395,7 +395,7 @@ def close(shown, value, rtol=1e-5, atol=1e-12):
                  "pg_iterate": "last", "pg_replay": 30})
 @given(values=controls(*PG_KEYS, n_max=200))
 def test_pegasos_page_objectives_are_the_objective_of_its_alphas(values):
-    at = open_at("4_pegasos.py", values, state=NUMBERS_OPEN)
+    at = open_at("pegasos", values, state=NUMBERS_OPEN)
     if at.error:
         return
     X, y = sidebar_data(values)
@@ -448,7 +448,7 @@ def metric_values(at, label):
 @SWEEP
 @given(values=controls(*RG_KEYS))
 def test_regression_page_rmse_accuracy_and_objective_are_recomputed(values):
-    at = open_at("6_regression.py", values, state=NUMBERS_OPEN)
+    at = open_at("regression", values, state=NUMBERS_OPEN)
     warned = " ".join(messages(at.warning))
     rmse = metric_values(at, "training RMSE")
     if rmse and not warned:
@@ -501,7 +501,7 @@ def shown_number(at, prefix):
 @SWEEP
 @given(values=controls(*FM_KEYS))
 def test_feature_map_page_kernel_and_inner_product_agree_with_scikit_learn(values):
-    at = open_at("1_feature_maps.py", values)
+    at = open_at("feature_maps", values)
     name = values["fm_map"]
     dim = FEATURE_MAPS[name].input_dim
     if values["fm_source"] == "typed":

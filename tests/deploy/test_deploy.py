@@ -1,6 +1,6 @@
 """deploy/: HAProxy's configuration is valid and holds the lecture balancer's rules, the Kubernetes manifests are valid
 against Kubernetes' own schemas and pass Pod Security "restricted", and the image makes everything it serves at
-build time. (tests/test_deploy_image.py runs the image's files read-only; tests/test_lecture.py the balancer.)"""
+build time. (tests/deploy/test_deploy_image.py runs the image's files read-only; tests/lecture/test_lecture.py the balancer.)"""
 
 import json
 import os
@@ -14,7 +14,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
 K8S_VERSION = "1.34.0"  # a Kubernetes release with the autoscaling/v2 and seccompProfile fields used

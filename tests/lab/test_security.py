@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import streamlit as st
 
-ROOT = Path(__file__).resolve().parent.parent
-APP_SOURCES = [ROOT / "app.py", *(p for d in ("lessons", "figures", "kernel_core", "datasets")
+ROOT = Path(__file__).resolve().parents[2]
+APP_SOURCES = [ROOT / "app.py", *(p for d in ("lessons", "lab", "figures", "kernel_core", "datasets")
                                   for p in sorted((ROOT / d).rglob("*.py")))]
 # builtins that run text as code, and Streamlit calls that put raw HTML/JS on the page
 CODE_RUNNERS = {"eval", "exec", "compile", "__import__"}

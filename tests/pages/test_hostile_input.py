@@ -28,7 +28,7 @@ from figures.boundary import GRID_POINTS
 from lab.state import MAX_USER_POINTS, N_MAX
 from pageutil import figures, lesson_pages
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = lesson_pages()
 MAX_ROWS = MAX_USER_POINTS
 MAX_BYTES = 1 << 20

@@ -25,7 +25,7 @@ import pytest
 from conftest import free_port
 from test_deploy import dockerfile
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_lecture import Session, StudentError  # noqa: E402
 

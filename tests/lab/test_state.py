@@ -10,8 +10,8 @@ from streamlit.testing.v1 import AppTest
 
 from lab.state import FIELDS, decode, encode
 
-ROOT = Path(__file__).resolve().parent.parent
-SOURCES = [ROOT / "app.py", *sorted((ROOT / "lessons").glob("*.py"))]
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = [ROOT / "app.py", *sorted((ROOT / "lessons").rglob("*.py")), *sorted((ROOT / "lab").glob("*.py"))]
 ST_WIDGETS = {"slider", "select_slider", "selectbox", "toggle", "checkbox", "radio", "segmented_control",
               "number_input", "text_input", "text_area", "pills", "multiselect"}
 # scratch inputs for typing a new point's coordinates: the points themselves travel in the link (?pts=)

@@ -9,7 +9,7 @@ from streamlit.testing.v1.element_tree import SelectSlider
 
 from pageutil import figures, lesson_pages, open_page
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = lesson_pages()
 
 

@@ -16,7 +16,7 @@ from lab import live, state
 from lessons import registry
 from lessons.registry import LESSONS, Lesson
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 import bench_browser  # noqa: E402
 

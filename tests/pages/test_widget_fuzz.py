@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 from lab.state import FIELDS
 from pageutil import figures, lesson_pages
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = lesson_pages()
 KINDS = ("slider", "select_slider", "selectbox", "button_group", "toggle", "checkbox", "number_input", "text_input")
 # scratch inputs of a point not yet added; "Use only my points" is drawn with the points themselves
