@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run every test: core vs oracles, properties, each page under AppTest, the app in headless Chromium.
+# Run the linter and every test: core vs oracles, properties, each page under AppTest, the app in headless Chromium.
 # Installs the test packages into .venv and Debian's chromium (browser tests) and haproxy (lecture tests)
 # when missing.
 set -euo pipefail
@@ -14,5 +14,7 @@ if [ -n "$missing" ]; then
   $sudo_cmd apt-get update -q
   $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing
 fi
+# the linter first (ruff.toml): a style slip fails in a second, not after the whole suite
+.venv/bin/ruff check .
 # loadgroup: the lecture tests share one scripts/lecture.sh and run in order on one worker
 exec .venv/bin/python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider "$@"

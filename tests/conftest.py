@@ -29,17 +29,20 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_streamlit(script, port):
-    """Start `streamlit run script` headless on 127.0.0.1:port and wait until it is healthy."""
+def start_streamlit(script, port, base=""):
+    """Start `streamlit run script` headless on 127.0.0.1:port (under the path `base`, where one is given) and wait
+    until it is healthy."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+         *(("--server.baseUrlPath", base) if base else ())],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
+    health = f"http://127.0.0.1:{port}" + (f"/{base}" if base else "") + "/_stcore/health"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+            with urllib.request.urlopen(health, timeout=2) as r:
                 if r.status == 200:
                     return proc
         except OSError:

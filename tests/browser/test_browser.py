@@ -2,11 +2,15 @@
 no exception box, and redraws it when a slider is moved with the keyboard. Saves a screenshot per page."""
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from bench_browser import app_error  # noqa: E402  (the bench's rule for which console errors are the lab's)
 
 pytestmark = pytest.mark.browser
 
@@ -541,14 +545,44 @@ def test_a_route_that_does_not_answer_holds_the_rerun_only_briefly(browser, app_
     page.close()
 
 
-def test_without_the_live_route_a_move_is_drawn_by_the_rerun(browser, app_url):
-    answered = []
-    page = open_lesson(browser, f"{app_url}/primal-dual", prepare=lambda page: page.route(
-        "**/live/**", lambda route: (answered.append(route.request.url), route.fulfill(status=404))))
+@pytest.fixture(scope="module", params=["app.py", "serve.py under /kernel-lab"])
+def served(request):
+    """The lab served as it is outside `streamlit run serve.py` at the root: app.py alone (no live routes), or
+    serve.py under a path prefix (as behind a shared proxy). (name, url)."""
+    from conftest import ROOT, free_port, start_streamlit
+
+    script, _, base = request.param.partition(" under /")
+    port = free_port()
+    proc = start_streamlit(ROOT / script, port, base)
+    yield request.param, f"http://127.0.0.1:{port}" + (f"/{base}" if base else "")
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def test_every_move_is_drawn_with_no_console_error_wherever_the_lab_is_served(browser, served):
+    """Without the routes the first move's answer (Streamlit's HTML page) turns live moves off, silently, and the
+    rerun draws every move; under a prefix the routes answer there and draw each move once."""
+    how, url = served
+    errors, asked = [], []
+
+    def prepare(page):
+        page.on("console", lambda message: errors.append(app_error(message, url.split("/kernel-lab")[0])))
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("response", lambda response: asked.append((response.url, response.status,
+                                                           response.headers.get("content-type", "")))
+                if "/live/" in response.url else None)
+
+    page = open_lesson(browser, f"{url}/primal-dual", prepare=prepare)
     charts = ["pd_boundary", "pd_alpha"]
     before = draws(page, charts)
-    slider_step(page, "slack penalty")
-    slider_step(page, "slack penalty")
-    assert len(answered) == 1, answered      # the 404 turned live moves off: the second move asked nothing
-    assert draws(page, charts) == [n + 2 for n in before]
+    for _ in range(3):
+        slider_step(page, "slack penalty")
+    assert draws(page, charts) == [n + 3 for n in before]
+    assert "pd_C=5.62" in page.url
+    assert [e for e in errors if e] == [], errors
+    if how == "app.py":
+        assert len(asked) <= 1, asked          # asked once, then left to the rerun
+    else:
+        assert asked and all(u.startswith(f"{url}/live/primal-dual?") and status == 200 and kind.startswith(
+            "application/x-ndjson") for u, status, kind in asked), asked
     page.close()
