@@ -25,6 +25,9 @@ Each student speaks Streamlit's own protocol, as the browser does:
 - ForwardMsgs are read until script_finished; the run's widget elements (sliders, select_sliders,
   selectboxes, toggles and checkboxes, segmented controls, number inputs) give ids, ranges, options
   and values — nothing is guessed;
+- a move of a live section's slider first asks the section's live route (GET /live/<section>?<the link with the
+  new value>, lab/live.py), as the chart element does, and reruns once it has the answer; --no-routes leaves the
+  route out (and so does a server without the routes, which the element learns from its first answer);
 - a widget drawn inside an st.fragment (its delta carries the fragment_id) is moved as the browser moves
   it: rerun_script carries that fragment_id, so the server reruns only the fragment and sends only its
   elements; the rest of the page stays as the last run that drew it.
@@ -59,6 +62,7 @@ Exits 1 when a run fails its budget (for `cloud`: when even its first step does)
 """
 
 import argparse
+import functools
 import http.client
 import os
 import random
@@ -71,6 +75,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode
 
 import websocket
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -497,7 +502,22 @@ class Session:
             raise StudentError("no control to move")
         w = rng.choice(choices)
         self.states[w.id] = w.random_state(rng, self.states.get(w.id))
-        return w.fragment_id
+        return w
+
+    def live_path(self, widget):
+        """The live route a browser asks before the rerun of this move of `widget` (lab/live.py): the page's link with
+        the control's new value; None where the control is no live slider of the page. No _charts: every chart of
+        the section is asked for, as many as a browser with the whole page on its screen would."""
+        key = widget.id.rsplit("-", 1)[-1]
+        section = live_sections().get((self.url_path, key))
+        if section is None:
+            return None
+        state = self.states[widget.id]
+        value = (state.string_array_value.data[0] if widget.proto.type == Slider.SELECT_SLIDER
+                 else f"{state.double_array_value.data[0]:g}")
+        query = dict(parse_qsl(self.query_string))
+        query[key] = value
+        return f"/live/{section}?{urlencode(sorted(query.items()))}"
 
 
 class Lecture:
@@ -515,6 +535,15 @@ class Lecture:
 
     def _start(self):
         self.t0 = time.monotonic()
+
+
+@functools.cache
+def live_sections():
+    """(page url path, slider key) → the name of the live section whose route answers a move of that slider."""
+    from lessons import registry
+
+    return {(lesson.slug, key): section.name for lesson in registry.LESSONS for section in lesson.sections
+            for key in section.live}
 
 
 def student(port, page, rng, args, lecture, start_at, need_cookie):
@@ -536,9 +565,14 @@ def student(port, page, rng, args, lecture, start_at, need_cookie):
         while not lecture.stop.wait(max(0.0, due - time.monotonic())):
             count += 1
             sidebar = count % SIDEBAR_EVERY == 0
-            fragment_id = session.move(rng, sidebar)
+            moved = session.move(rng, sidebar)
             sent = time.monotonic()
-            latency = session.rerun(fragment_id)
+            route = session.live_path(moved) if args.routes else None
+            if route is not None:   # the browser asks the live route first; the rerun follows its answer
+                status, _ = session.http("GET", route)
+                if status not in (200, 204):
+                    raise StudentError(f"live route: HTTP {status}")
+            latency = time.monotonic() - sent + session.rerun(moved.fragment_id)
             # the next move is due a think time after this one was made; if the rerun is still
             # running then, the student waits for it (a browser would interrupt it instead)
             due = sent + args.interval * rng.uniform(0.5, 1.5)
@@ -789,6 +823,8 @@ def main():
                         help="lecture.sh's WORKERS (default: its own, 2 × nproc)")
     parser.add_argument("--pages", default="", help="comma-separated page numbers, e.g. 2,3 (default: all)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-routes", dest="routes", action="store_false",
+                        help="students do not ask the live routes before a slider's rerun (a browser does)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a Streamlit option for every server, e.g. runner.postScriptGC=true (repeatable)")
     parser.add_argument("--empty", action="store_true",
