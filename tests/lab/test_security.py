@@ -70,6 +70,8 @@ def test_config_keeps_xsrf_protection_and_cors_on():
 
 
 def test_streamlit_loads_the_same_protections_it_will_serve_with():
+    # read afresh: a test that ran before in this process (AppTest) may have left Streamlit's options at defaults
+    st.config.get_config_options(force_reparse=True)
     assert st.get_option("server.enableXsrfProtection") is True
     assert st.get_option("server.enableCORS") is True
     assert st.get_option("server.maxUploadSize") == config()["server"]["maxUploadSize"]
