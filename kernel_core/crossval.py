@@ -1,7 +1,7 @@
-"""k-fold cross-validation of the kernel SVM over a C × γ grid, and one-vs-rest for more than two classes.
+"""k-fold cross-validation of the kernel SVM over a C × γ grid.
 
 Notation (n samples, k folds, grid of len(Cs) × len(gammas))
-    X, y          training points and labels (y in {-1, +1} for the binary SVM; any values for one-vs-rest)
+    X, y          training points and labels (y in {-1, +1})
     folds         k (train, validation) index pairs; every point is validated exactly once
     K_γ  (n, n)   the Gram matrix of the whole training set at one γ, computed once and shared by its folds
     alpha, b      one fold's dual solution, as DualSVM finds it (SMO, kernel_core.dual)
@@ -422,39 +422,3 @@ def cv_grid(X, y, kernel="rbf", *, Cs, gammas, k=5, seed=0, degree=3, coef0=1.0,
     return CVGrid(Cs=Cs, gammas=gammas, validation=val.mean(axis=0), train=train.mean(axis=0),
                   n_sv=n_sv.mean(axis=0), fold_validation=val, k=len(folds), seed=int(seed), fits=fits, steps=steps)
 
-
-class OneVsRest:
-    """One binary kernel SVM (DualSVM, ±1 labels) per class: class c against all the others. The combined
-    decision is the class whose SVM gives the largest decision value (argmax), as scikit-learn's
-    OneVsRestClassifier predicts. Parameters as DualSVM's.
-
-    Attributes: classes_ (sorted labels), estimators_ (one fitted DualSVM per class, in classes_ order).
-    """
-
-    def __init__(self, kernel="rbf", *, C=1.0, gamma=None, degree=3, coef0=1.0, fit_intercept=True, tol=1e-3,
-                 max_iter=100_000):
-        self.params = dict(kernel=kernel, C=C, gamma=gamma, degree=degree, coef0=coef0, fit_intercept=fit_intercept,
-                           tol=tol, max_iter=max_iter)
-
-    def fit(self, X, y):
-        from .svm import DualSVM
-
-        X = check_array(X, "X")
-        y = check_array(y, "y", ndim=1)
-        if y.size != X.shape[0]:
-            raise ValueError(f"X has {X.shape[0]} samples but y has {y.size} labels; give one label per sample.")
-        self.classes_ = np.unique(y)
-        if self.classes_.size < 2:
-            raise ValueError(f"y contains only the class {self.classes_[0]:g}; one-vs-rest needs two or more.")
-        self.estimators_ = [DualSVM(**self.params).fit(X, np.where(y == c, 1.0, -1.0)) for c in self.classes_]
-        return self
-
-    def decision_function(self, X):
-        """(m, number of classes): each class's SVM's f(x)."""
-        if not hasattr(self, "estimators_"):
-            raise ValueError("This OneVsRest is not fitted yet; call fit first.")
-        return np.column_stack([e.decision_function(X) for e in self.estimators_])
-
-    def predict(self, X):
-        """The class with the largest decision value."""
-        return self.classes_[np.argmax(self.decision_function(X), axis=1)]
