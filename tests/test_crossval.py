@@ -10,7 +10,8 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
 
 import datasets
-from kernel_core.crossval import cv_grid, fit_dual, fold_indices
+from kernel_core.batch import fit_dual
+from kernel_core.crossval import cv_grid, fold_indices
 from kernel_core.kernels import rbf_kernel
 from kernel_core.multiclass import OneVsRest
 from kernel_core.svm import DualSVM
