@@ -6,8 +6,9 @@ with the fix. Imports numpy and the standard library only.
     kernels       linear, polynomial, RBF, Laplacian, exponential, sigmoid; KERNELS registry
     feature_maps  explicit maps φ paired with their kernels, Taylor features of the Gaussian
     svm           DualSVM (SMO on the dual) and PrimalSVM (interior point on the primal)
-    smo           the dual's solvers as lesson 3 shows them: SMO (WSS 2) and coordinate descent
-    dual          what runs them to tol: kernel rows, warm starts, active-set polish of the face
+    smo           the one step rule of the dual: SMO (WSS 2) and coordinate descent, on a batch of problems
+    dual          what runs it to tol: kernel rows, warm starts, the active-set polish of the face
+    batch         the dual of many problems at once (the validation grid), with the same step rule and polish
     primal        the primal interior-point method, its polish, the Farkas proof of non-separability
     crossval      k-fold cross-validation over a C × γ grid (warm-started)
     multiclass    OneVsRest: one binary DualSVM per class
@@ -46,5 +47,5 @@ from . import (
                validation,
 )
 
-__all__ = ["crossval", "descent", "dual", "feature_maps", "formula", "grid", "history", "kernels", "logistic", "mercer",
+__all__ = ["batch", "crossval", "descent", "dual", "feature_maps", "formula", "grid", "history", "kernels", "logistic", "mercer",
            "multiclass", "pegasos", "perceptron", "primal", "representer", "ridge", "smo", "svm", "validation"]

@@ -78,7 +78,7 @@ class KernelRows:
         """The rows K[idx] of the one problem (p is [0]), shaped idx.shape + (n,): what kernel_core.smo reads."""
         if self.X.shape[0] <= WHOLE_GRAM_N:
             return self.block(idx)
-        return np.array([self.row(i) for i in idx.ravel()]).reshape(*idx.shape, -1)
+        return np.array([self.row(i) for i in idx.ravel()]).reshape(*idx.shape, self.X.shape[0])
 
     def row(self, i):
         if self.X.shape[0] <= WHOLE_GRAM_N:
@@ -310,7 +310,9 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept):
         # at a face's optimum v_F = b: a bounded alpha_j with y_j (v_j - b) > 0 at 0, or < 0 at C, should move
         at = np.flatnonzero(~(ray | (theta < 1.0)) & ~stuck)
         push = y[idx[at]] * (v[idx[at]] - b[at, None]) * np.where(a[at] > 0, -1.0, 1.0)
-        np.put_along_axis(push, F[at], 0.0, axis=1)
+        in_face = np.zeros(push.shape, dtype=bool)
+        np.put_along_axis(in_face, F[at], valid[at], axis=1)     # the padding is no part of the face
+        push[in_face] = 0.0
         best = push.argmax(axis=1)
         done = ~(push[np.arange(at.size), best] > 0.0)
         going[idx[at[done]]] = False
