@@ -26,6 +26,7 @@ with the fix. Imports numpy and the standard library only.
 """
 
 from . import (
+               batch,
                crossval,
                descent,
                dual,
@@ -47,5 +48,6 @@ from . import (
                validation,
 )
 
-__all__ = ["batch", "crossval", "descent", "dual", "feature_maps", "formula", "grid", "history", "kernels", "logistic", "mercer",
-           "multiclass", "pegasos", "perceptron", "primal", "representer", "ridge", "smo", "svm", "validation"]
+__all__ = ["batch", "crossval", "descent", "dual", "feature_maps", "formula", "grid", "history", "kernels", "logistic",
+           "mercer", "multiclass", "pegasos", "perceptron", "primal", "representer", "ridge", "smo", "svm",
+           "validation"]

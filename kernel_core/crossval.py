@@ -107,7 +107,8 @@ def cv_grid(X, y, kernel="rbf", *, Cs, gammas, k=5, seed=0, degree=3, coef0=1.0,
 
     kernel: a registry name that takes γ ("rbf", "poly", "laplacian", "exponential", "sigmoid"); degree and
     coef0 as in kernel_core.kernels. Folds: fold_indices(y, k, seed). The (fold, γ) problems are solved side by
-    side (kernel_core.batch.fit_batch), C ascending; warm_start: each fit starts from the previous C's α on the same fold and γ.
+    side (kernel_core.batch.fit_batch), C ascending; warm_start: each fit starts from the previous C's α on the same
+    fold and γ.
     Returns a CVGrid.
     """
     X, y = check_X_y(X, y)

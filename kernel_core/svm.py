@@ -153,7 +153,8 @@ class DualSVM:
                 gap = dual.solve(rows, diag, y, C, tol, max_iter, self.fit_intercept, history, run)
         if np.isnan(gap):
             raise ValueError(f"SMO's iterate became NaN or infinite: the Gram matrix reaches {np.abs(diag).max():.3g}, "
-                             "too large for float64 arithmetic. Lower γ or the degree (or coef0), or scale X down (or lower C).")
+                             "too large for float64 arithmetic. Lower γ or the degree (or coef0), or scale X down "
+                             "(or lower C).")
         self.converged_ = bool(gap <= tol)
         if not self.converged_ and (gap <= run.floor or run.stalled or run.floor > tol):
             why = ("" if gap <= run.floor else ", and SMO's gap grew instead of closing" if run.stalled
@@ -183,7 +184,8 @@ class DualSVM:
         self.psd_violated_ = bool(run.min_curvature < -16 * np.finfo(float).eps * k_max or diag.min() < 0
                                   or self.norm_w_squared_ < -q_tol)
         self.history_ = {**history.close(self.n_iter_, self.dual_objective_, gap),
-                         **dual.snapshots(run, lambda a, v: float(dual.intercept(a, y, v, C)) if self.fit_intercept else 0.0)}
+                         **dual.snapshots(run, lambda a, v: float(dual.intercept(a, y, v, C)) if self.fit_intercept
+                                          else 0.0)}
         self.kkt_ = _kkt(alpha, y, v, b, C)
         self.coef_ = (alpha * y) @ X if self.kernel == "linear" else None
         self._k = k
