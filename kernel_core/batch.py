@@ -18,7 +18,7 @@ optimum to the same tolerance as DualSVM's.
 import numpy as np
 
 from . import dual
-from .smo import coordinate_step, kkt_gap, pair_step
+from .smo import Batch, coordinate_step, kkt_gap, pair_step
 
 CV_TOL = 1e-6             # the KKT violation each of the grid's fits stops at (DualSVM's tol)
 CV_MAX_ITER = 20_000      # SMO steps per fit; a fit that needs more is reported as not converged, not shown
@@ -42,6 +42,9 @@ class _GramRows:
 
     def __call__(self, p, idx):
         return self.K[idx]
+
+    def row(self, i):
+        return self.K[i]
 
     def block(self, idx):
         return self.K[idx]
@@ -112,14 +115,15 @@ def steps(K, y, C, alpha, v, tol, max_steps, fit_intercept, min_active=0):
     above tol, all at once, until at most min_active are left or after max_steps. alpha and v advance in place.
     Returns the steps each problem took."""
     step = pair_step if fit_intercept else coordinate_step
-    rows, diag = in_memory(K), np.einsum("pii->pi", K)
+    going = Batch(alpha, v, y, C, np.einsum("pii->pi", K), in_memory(K), np.arange(len(y)))
     taken = np.zeros(len(y), dtype=int)
-    active = np.arange(len(y))
     for _ in range(max_steps):
-        active = step(alpha, v, y, C, diag, rows, active, tol)[1]
-        taken[active] += 1
-        if active.size <= min_active:
+        if not going.advance(step, tol):
             break
+        taken[going.p] += 1
+        if going.p.size <= min_active:
+            break
+    going.store()
     return taken
 
 

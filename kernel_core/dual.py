@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .kernels import checked_gram
-from .smo import coordinate_step, kkt_gap, pair_step
+from .smo import Batch, One, coordinate_step, kkt_gap, pair_step
 from .validation import check_array
 
 CACHE_BYTES = 256 << 20   # memory for cached kernel rows
@@ -75,12 +75,13 @@ class KernelRows:
         return checked_gram(self.k, self.X[idx], self.X)
 
     def __call__(self, p, idx):
-        """The rows K[idx] of the one problem (p is [0]), shaped idx.shape + (n,): what kernel_core.smo reads."""
+        """The rows K[idx] of the one problem (p is [0]), shaped idx.shape + (n,): what polish reads."""
         if self.X.shape[0] <= WHOLE_GRAM_N:
             return self.block(idx)
         return np.array([self.row(i) for i in idx.ravel()]).reshape(*idx.shape, self.X.shape[0])
 
     def row(self, i):
+        """K[i, :]: what a step of kernel_core.smo reads."""
         if self.X.shape[0] <= WHOLE_GRAM_N:
             return self.block(i)
         row = self.rows.get(i)
@@ -322,7 +323,9 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept):
         else:
             # the exact one-variable step (coordinate descent's) frees it for the next face: solved jointly, a
             # singular face (rank-deficient K) could send alpha_j back out of the box
-            coordinate_step(alpha, v, y, C, diag, rows, idx[at[~done]], 0.0)
+            freed = Batch(alpha, v, y, C, diag, rows, idx[at[~done]])
+            freed.advance(coordinate_step, 0.0)
+            freed.store()
     feasible = np.abs(np.einsum("pi,pi->p", alpha, y)) <= 1e-12 * (1.0 + alpha.sum(axis=1)) if fit_intercept \
         else np.ones(P, dtype=bool)
     return np.clip(alpha, 0.0, C), work, feasible
@@ -341,22 +344,20 @@ def _round(rows, diag, y, C, tol, max_iter, history, run, fit_intercept):
     its gap is <= tol or run.t reaches max_iter; returns that gap. Records the iterate (run.record) at the steps
     run.next_record and at the last step, and the objective and gap at the steps history.due."""
     step = pair_step if fit_intercept else coordinate_step
-    alpha, v, y, diag, one = run.alpha[None], run.v[None], y[None], diag[None], np.zeros(1, dtype=int)
+    one = One(run.alpha, run.v, y, C, diag, rows.row)
     last = ()
     while True:
-        objective_before = run.objective
-        gap, moved, working_set, curvature, gain = step(alpha, v, y, C, diag, rows, one,
-                                                        tol if run.t < max_iter else np.inf)
+        gap, working_set, curvature, gain = step(one, tol if run.t < max_iter else np.inf)
         if history.due(run.t):
-            history.add(run.t, objective_before, gap[0])
-        if not moved.size:
+            history.add(run.t, run.objective, gap)
+        if working_set is None:
             if run.t > run.records[-1][0]:
                 run.record(last)
-            return float(gap[0])
-        run.objective += float(gain[0])
-        run.min_curvature = min(run.min_curvature, float(curvature[0]))
+            return gap
+        run.objective += gain
+        run.min_curvature = min(run.min_curvature, curvature)
         run.t += 1
-        last = tuple(int(w[0]) for w in working_set)
+        last = working_set
         if run.t >= run.next_record:
             run.record(last)
 

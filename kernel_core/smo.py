@@ -1,31 +1,31 @@
-"""The one step rule of the SVM dual: SMO with the offset, coordinate descent without, on P problems at once.
+"""The one step rule of the SVM dual: SMO with the offset, coordinate descent without, on one problem or many.
 
-Notation (P problems of n samples each; a single fit is the batch of one, P = 1)
-    K       (P, n, n)  Gram matrices K_ij = k(x_i, x_j); a step reads only rows(p, i) = K[p, i, :]
-    y       (P, n)     labels in {-1, +1}
-    alpha   (P, n)     dual variables, 0 <= alpha_i <= C (C = np.inf: hard margin)
-    v       (P, n)     v_t = y_t - sum_s alpha_s y_s K_ts = -y_t (G alpha - 1)_t, the gradient SMO follows
-    diag    (P, n)     K_ii
-    p       (q,)       the problems a call steps (indices into the leading axis)
-    a_ij    (q,)       K_ii + K_jj - 2 K_ij, the curvature of the dual along a pair step (<= 0: K not PSD)
+Notation (n samples; a batch of q problems adds a leading axis of q)
+    K       (n, n)    Gram matrix K_ij = k(x_i, x_j); a step reads only the rows K[i, :] it needs (`row`)
+    y       (n,)      labels in {-1, +1}
+    alpha   (n,)      dual variables, 0 <= alpha_i <= C (C = np.inf: hard margin)
+    v       (n,)      v_t = y_t - sum_s alpha_s y_s K_ts = -y_t (G alpha - 1)_t, the gradient SMO follows
+    diag    (n,)      K_ii
+    up, low (n,)      I_up and I_low as additive masks: 0 inside the set, -inf / +inf outside
+    i, j, t           the working set: an int for one problem, a column (q, 1) for a batch
+    a_ij    float     K_ii + K_jj - 2 K_ij, the curvature of the dual along a pair step (<= 0: K not PSD)
 
 Lecture 4 (seed 001): max Σ alpha_i - ½ Σ alpha_i alpha_j y_i y_j K_ij s.t. 0 <= alpha_i <= C and,
 with an offset, Σ alpha_i y_i = 0.
 
-Each call takes one step on every problem of p whose KKT gap is above tol, in one set of numpy calls: a step
-of SMO in numpy is almost nothing but the calls' own cost, which a batch shares. Each returns
-(gap, moved, working_set, curvature, gain): the gap of every problem of p before the step, the problems that
-stepped, the indices that moved (i, j) or (i,), the curvature of the step and how much it raised the dual.
+The rule is written once, over the few operations of its state: One (a single fit, DualSVM's) or Batch (the
+validation grid's problems, stepped in one set of numpy calls, whose cost a batch shares). A step reads over n
+with numpy either way; what it reads and writes at the working set is a Python float of One, a column (q, 1)
+of Batch that broadcasts over n. A step returns (gap, working_set, curvature, gain): the KKT gap before it, the
+indices that moved ((i, j) or (t,); None when nothing moved: some problem's gap is <= tol), a_ij (or K_tt) and
+how much the step raised the dual objective.
 """
+
+import operator
 
 import numpy as np
 
 TAU = 1e-12   # LIBSVM's stand-in for a curvature a_ij <= 0 (Fan, Chen & Lin 2005, §4)
-
-
-def last_argmax(a):
-    """Index of the last maximum of each row: LIBSVM's `>=` scans keep the last of equal candidates."""
-    return a.shape[-1] - 1 - a[..., ::-1].argmax(axis=-1)
 
 
 def kkt_gap(alpha, y, v, C, fit_intercept):
@@ -40,8 +40,104 @@ def kkt_gap(alpha, y, v, C, fit_intercept):
     return np.where(g < 0, -g * (alpha < C), g * (alpha > 0)).max(axis=-1)
 
 
-def pair_step(alpha, v, y, C, diag, rows, p, tol):
-    """One SMO step with the offset (Σ alpha_i y_i = 0) on each problem of p whose gap is above tol.
+def _sets(where, pos, a, C):
+    """The masks up and low at alpha = a: alpha_t may move so that y_t alpha_t grows (I_up), or shrinks (I_low)."""
+    return (where(where(pos, a < C, a > 0), 0.0, -np.inf),
+            where(where(pos, a > 0, a < C), 0.0, np.inf))
+
+
+class _Problems:
+    """What One and Batch share: the masks up and low, and K_tt with K_tt <= 0 (not PSD) replaced by TAU."""
+
+    def cache(self):
+        self.up, self.low = _sets(np.where, self.y > 0, self.alpha, self.C)   # a step updates them where it moves
+        self.curvature = np.where(self.diag > 0, self.diag, TAU)
+        self.vu, self.vl = np.empty_like(self.v), np.empty_like(self.v)     # v + up and v + low, reused by each step
+
+
+class One(_Problems):
+    """One problem, advanced in place: alpha, v, y, diag (n,) and row(i) = K[i, :]. At the working set the rule
+    computes with Python floats and builtins (a numpy call on one number costs far more than the arithmetic)."""
+
+    where = staticmethod(lambda c, a, b: a if c else b)
+    minimum, maximum, every = staticmethod(min), staticmethod(max), staticmethod(bool)
+    at, put = staticmethod(np.ndarray.item), staticmethod(operator.setitem)
+
+    def __init__(self, alpha, v, y, C, diag, row):
+        self.alpha, self.v, self.y, self.C, self.diag, self.row = alpha, v, y, C, diag, row
+        self.cache()
+
+    @staticmethod
+    def first(a):
+        """Index of the last maximum: LIBSVM's `>=` scans keep the last of equal candidates."""
+        return a.size - 1 - int(a[::-1].argmax())
+
+    @staticmethod
+    def top(x):
+        return np.maximum.reduce(x).item()
+
+    @staticmethod
+    def bottom(x):
+        return np.minimum.reduce(x).item()
+
+
+class Batch(_Problems):
+    """Problems p (q,) of the arrays alpha, v (P, n) (advanced by store) and y, diag (P, n); rows(p, idx) reads
+    K[p, idx]. The rule reads copies (q, n) of theirs and, at the working set, columns (q, 1)."""
+
+    where, minimum, maximum = staticmethod(np.where), staticmethod(np.minimum), staticmethod(np.maximum)
+    every = staticmethod(np.ndarray.all)
+
+    def __init__(self, alpha, v, y, C, diag, rows, p):
+        self.all, self.C, self.rows = (alpha, v, y, diag), C, rows
+        self.take(p)
+
+    def take(self, p):
+        """Step the problems p (q,) from now on."""
+        self.p, self.r = p, np.arange(p.size)[:, None]
+        self.alpha, self.v, self.y, self.diag = (x[p] for x in self.all)
+        self.cache()
+
+    def store(self):
+        """Write alpha and v of the problems stepped back into the caller's arrays."""
+        self.all[0][self.p], self.all[1][self.p] = self.alpha, self.v
+
+    def advance(self, step, tol):
+        """One step of every problem whose gap is above tol; the others are stored and dropped first (NaN is not
+        above tol). Returns whether any problem stepped."""
+        while self.p.size:
+            gap, working_set = step(self, tol)[:2]
+            if working_set is not None:
+                return True
+            self.store()
+            self.take(self.p[gap[:, 0] > tol])
+        return False
+
+    def first(self, a):
+        """Index of the last maximum of each row (as One.first), a column."""
+        return a.shape[1] - 1 - a[:, ::-1].argmax(axis=1, keepdims=True)
+
+    def at(self, x, i):
+        return x[self.r, i]
+
+    def put(self, x, i, value):
+        x[self.r, i] = value
+
+    def row(self, i):
+        return self.rows(self.p, i[:, 0])
+
+    @staticmethod
+    def top(x):
+        return np.maximum.reduce(x, axis=1, keepdims=True)
+
+    @staticmethod
+    def bottom(x):
+        return np.minimum.reduce(x, axis=1, keepdims=True)
+
+
+def pair_step(s, tol):
+    """One SMO step with the offset (Σ alpha_i y_i = 0) on the problems of s (One or Batch), if every gap is
+    above tol.
 
     Working set: the second-order rule WSS 2 of Fan, Chen & Lin (2005), "Working set selection
     using second order information for training support vector machines", JMLR 6, as in LIBSVM:
@@ -49,40 +145,44 @@ def pair_step(alpha, v, y, C, diag, rows, p, tol):
     a_it <= 0 (a kernel that is not PSD) replaced by TAU both here and in the step. The gap is
     m(alpha) - M(alpha) = max_{I_up} v - min_{I_low} v (NaN stops too: the caller reports it).
     """
-    a, vp, yp, pos = alpha[p], v[p], y[p], y[p] > 0
-    # I_up: alpha_t may move so that y_t alpha_t grows; I_low: so that it shrinks
-    vu = np.where(np.where(pos, a < C, a > 0), vp, -np.inf)
-    vl = np.where(np.where(pos, a > 0, a < C), vp, np.inf)
-    i = last_argmax(vu)
-    r = np.arange(p.size)
-    m = vu[r, i]
-    gap = m - vl.min(axis=1)
-    go = gap > tol
-    if not go.all():
-        r, i, m, vl, a, yp, pos = r[:go.sum()], i[go], m[go], vl[go], a[go], yp[go], pos[go]
-    moved = p[go]
-    Ki = rows(moved, i)
-    gain = np.maximum(m[:, None] - vl, 0.0)          # > 0 exactly for the candidates j
-    d = diag[moved]
-    curve = d - 2.0 * Ki + d[r, i][:, None]
-    j = last_argmax(gain * gain / np.where(curve > 0, curve, TAU))
-    a_ij, gain_j = curve[r, j], gain[r, j]
+    vu, vl = np.add(s.v, s.up, out=s.vu), np.add(s.v, s.low, out=s.vl)
+    i = s.first(vu)
+    m = s.at(vu, i)
+    gap = m - s.bottom(vl)
+    if not s.every(gap > tol):
+        return gap, None, None, None
+    Ki = s.row(i)
+    gain = np.maximum(np.subtract(m, vl, out=vl), 0.0, out=vl)      # > 0 exactly for the candidates j
+    curve = s.diag - 2.0 * Ki
+    curve += s.at(s.diag, i)
+    score = gain * gain
+    score /= np.where(curve > 0, curve, TAU)
+    j = s.first(score)
+    a_ij, gain_j, C, where = s.at(curve, j), s.at(gain, j), s.C, s.where
     # the step alpha_i += y_i delta, alpha_j -= y_j delta keeps Σ alpha y and raises the dual
     # objective by gain·delta - ½ a_ij delta²; it stops where alpha_i or alpha_j reaches 0 or C
-    a_i, a_j, pos_i, pos_j = a[r, i], a[r, j], pos[r, i], pos[r, j]
-    cap_i = np.where(pos_i, C - a_i, a_i)
-    cap_j = np.where(pos_j, a_j, C - a_j)
-    delta = np.minimum(np.minimum(gain_j / np.where(a_ij > 0, a_ij, TAU), cap_i), cap_j)
+    a_i, a_j, y_i, y_j = s.at(s.alpha, i), s.at(s.alpha, j), s.at(s.y, i), s.at(s.y, j)
+    pos_i, pos_j = y_i > 0, y_j > 0
+    cap_i = where(pos_i, C - a_i, a_i)
+    cap_j = where(pos_j, a_j, C - a_j)
+    delta = s.minimum(s.minimum(gain_j / where(a_ij > 0, a_ij, TAU), cap_i), cap_j)
     # land exactly on a bound that stops the step, so that the status (0 < alpha < C) is exact
-    alpha[moved, i] = np.where(delta == cap_i, np.where(pos_i, C, 0.0), a_i + yp[r, i] * delta)
-    alpha[moved, j] = np.where(delta == cap_j, np.where(pos_j, 0.0, C), a_j - yp[r, j] * delta)
-    v[moved] -= delta[:, None] * (Ki - rows(moved, j))
-    return gap, moved, (i, j), a_ij, delta * (gain_j - 0.5 * a_ij * delta)
+    new_i = where(delta == cap_i, where(pos_i, C, 0.0), a_i + y_i * delta)
+    new_j = where(delta == cap_j, where(pos_j, 0.0, C), a_j - y_j * delta)
+    for t, new, pos in ((i, new_i, pos_i), (j, new_j, pos_j)):
+        s.put(s.alpha, t, new)
+        up, low = _sets(where, pos, new, C)
+        s.put(s.up, t, up)
+        s.put(s.low, t, low)
+    step = Ki - s.row(j)
+    step *= delta
+    s.v -= step
+    return gap, (i, j), a_ij, delta * (gain_j - 0.5 * a_ij * delta)
 
 
-def coordinate_step(alpha, v, y, C, diag, rows, p, tol):
-    """Without offset the dual is a box QP: one exact one-variable step (the pair step's one-variable case) on
-    each problem of p whose gap is above tol.
+def coordinate_step(s, tol):
+    """Without offset the dual is a box QP: one exact one-variable step (the pair step's one-variable case) on the
+    problems of s (One or Batch), if every gap is above tol.
 
     The gradient of ½ alphaᵀG alpha - Σ alpha is g = -y v; its projected size at t is |g_t| unless
     alpha_t sits on the bound that g_t pushes against. Greedy second-order choice, as WSS 2 in SMO:
@@ -90,18 +190,17 @@ def coordinate_step(alpha, v, y, C, diag, rows, p, tol):
     alpha_t <- clip(alpha_t - g_t / K_tt, 0, C), with K_tt <= 0 (not PSD) replaced by TAU as in SMO.
     The gap is the largest projected size.
     """
-    a, yp = alpha[p], y[p]
-    g = -yp * v[p]
-    violation = np.where(g < 0, -g * (a < C), g * (a > 0))
-    gap = violation.max(axis=1)
-    go = gap > tol
-    moved = p[go]
-    r = np.arange(moved.size)
-    d = diag[moved]
-    t = last_argmax(violation[go] ** 2 / np.where(d > 0, d, TAU))
-    k_t, g_t, a_t = d[r, t], g[go][r, t], a[go][r, t]
-    new = np.clip(a_t - g_t / np.where(k_t > 0, k_t, TAU), 0.0, C)
+    g = -s.y * s.v
+    violation = np.where(g < 0, -g * (s.alpha < s.C), g * (s.alpha > 0))
+    gap = s.top(violation)
+    if not s.every(gap > tol):
+        return gap, None, None, None
+    score = violation * violation
+    score /= s.curvature
+    t = s.first(score)
+    k_t, g_t, a_t, where = s.at(s.diag, t), s.at(g, t), s.at(s.alpha, t), s.where
+    new = s.minimum(s.maximum(a_t - g_t / where(k_t > 0, k_t, TAU), 0.0), s.C)
     change = new - a_t
-    v[moved] -= (change * yp[go][r, t])[:, None] * rows(moved, t)
-    alpha[moved, t] = new
-    return gap, moved, (t,), k_t, -change * (g_t + 0.5 * k_t * change)
+    s.v -= change * s.at(s.y, t) * s.row(t)
+    s.put(s.alpha, t, new)
+    return gap, (t,), k_t, -change * (g_t + 0.5 * k_t * change)
