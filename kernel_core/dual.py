@@ -158,12 +158,13 @@ def intercept(alpha, y, v, C):
     """
     free = (alpha > 0) & (alpha < C)
     count = free.sum(axis=-1)
+    b = np.where(free, v, 0.0).sum(axis=-1) / np.maximum(count, 1)
+    if np.all(count > 0):
+        return b
     pos = y > 0
     up = np.where(np.where(pos, alpha < C, alpha > 0), v, -np.inf)
     low = np.where(np.where(pos, alpha > 0, alpha < C), v, np.inf)
-    middle = 0.5 * (up.max(axis=-1) + low.min(axis=-1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(count > 0, np.where(free, v, 0.0).sum(axis=-1) / count, middle)
+    return np.where(count > 0, b, 0.5 * (up.max(axis=-1) + low.min(axis=-1)))
 
 
 def project(alpha0, y, C, fit_intercept):
