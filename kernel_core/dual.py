@@ -1,6 +1,6 @@
-"""Running the dual solvers of kernel_core.smo to tol in bounded time: kernel rows, warm starts, polishing.
+"""Running the step rule of kernel_core.smo to tol in bounded time: kernel rows, warm starts, the active-set polish.
 
-Notation (n samples; as in kernel_core.smo)
+Notation (n samples; P problems where a function takes a batch; as in kernel_core.smo)
     K, y, alpha, v, C   as in kernel_core.smo
     F       free set, 0 < alpha_i < C          B   bounded set, alpha_i = C
     S       support, alpha_i > 0               G   signed Gram, G_ij = y_i y_j K_ij
@@ -8,14 +8,16 @@ Notation (n samples; as in kernel_core.smo)
 
 Why polishing. At C >= 100 on noisy data SMO needs 10^5 to 10^6 steps to bring the gap to 1e-9
 (LIBSVM too: 671 460 steps on spirals n = 500, C = 1000, noise 0.3), and a step costs ~13 µs in
-numpy against LIBSVM's ~0.3 µs in C. The sets F and B settle long before the gap is small; with
+numpy against a small fraction of that in LIBSVM's C. The sets F and B settle long before the gap is small; with
 them fixed the optimum of the dual solves one linear system (the KKT conditions on the face)
     G_FF alpha_F + nu y_F = 1 - G_FB C,   y_Fᵀ alpha_F = -C Σ_B y_i   (the last row only with the offset).
 So SMO runs in rounds (to a target gap, POLISH_FROM then ten times less each time, or for a step
 budget), and after each round the gradient is recomputed from scratch and `polish` takes active-set
 steps from SMO's iterate: each solves the face's system, stops at the first bound it crosses, and
 frees the bounded alpha that violates its KKT condition most. Its result is kept if it raises the
-dual objective, or lowers the gap without lowering the objective. Nothing but the dual is used.
+dual objective, or lowers the gap without lowering the objective (`improved`). Nothing but the dual is used.
+The polish works on a batch of problems, as the step rule does: DualSVM's fit is the batch of one, the
+validation grid (kernel_core.batch) polishes its many problems in one set of numpy calls.
 
 Where float64 cannot resolve tol (Gram entries of 1e10 and more: a high degree with a large γ), the
 run stops once its gap is within rounding of zero, or grows instead of closing (`solve`); the fit
@@ -33,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .kernels import checked_gram
-from .smo import TAU, _coordinate_descent, _smo
+from .smo import Batch, One, coordinate_step, kkt_gap, pair_step
 from .validation import check_array
 
 CACHE_BYTES = 256 << 20   # memory for cached kernel rows
@@ -72,7 +74,14 @@ class KernelRows:
             return self.whole[idx]
         return checked_gram(self.k, self.X[idx], self.X)
 
-    def __call__(self, i):
+    def __call__(self, p, idx):
+        """The rows K[idx] of the one problem (p is [0]), shaped idx.shape + (n,): what polish reads."""
+        if self.X.shape[0] <= WHOLE_GRAM_N:
+            return self.block(idx)
+        return np.array([self.row(i) for i in idx.ravel()]).reshape(*idx.shape, self.X.shape[0])
+
+    def row(self, i):
+        """K[i, :]: what a step of kernel_core.smo reads."""
         if self.X.shape[0] <= WHOLE_GRAM_N:
             return self.block(i)
         row = self.rows.get(i)
@@ -131,24 +140,31 @@ def rounding_floor(rows, alpha):
 
 
 def objective(alpha, y, v):
-    """Σ alpha - ½ alphaᵀG alpha, with alphaᵀG alpha = Σ alpha - (alpha y)·v since v = y - K(alpha y)."""
-    return alpha.sum() - 0.5 * quadratic(alpha, y, v)
+    """Σ alpha - ½ alphaᵀG alpha (over the last axis), with alphaᵀG alpha = Σ alpha - (alpha y)·v since
+    v = y - K(alpha y)."""
+    return alpha.sum(axis=-1) - 0.5 * quadratic(alpha, y, v)
 
 
 def quadratic(alpha, y, v):
-    """alphaᵀG alpha = ‖w‖² (negative only if K is not PSD)."""
-    return alpha.sum() - (alpha * y) @ v
+    """alphaᵀG alpha = ‖w‖² over the last axis (negative only if K is not PSD)."""
+    return alpha.sum(axis=-1) - (alpha * y * v).sum(axis=-1)
 
 
-def kkt_gap(alpha, y, v, C, fit_intercept):
-    """The stopping measure of the solvers: m - M with the offset, else the largest projected gradient."""
-    if fit_intercept:
-        pos = y > 0
-        up = np.where(pos, alpha < C, alpha > 0)
-        low = np.where(pos, alpha > 0, alpha < C)
-        return float(v[up].max(initial=-np.inf) - v[low].min(initial=np.inf))
-    g = -y * v
-    return float(np.where(g < 0, -g * (alpha < C), g * (alpha > 0)).max())
+def intercept(alpha, y, v, C):
+    """b over the last axis: the mean of v_i = y_i - Σ_j alpha_j y_j K_ij over the free SVs (0 < alpha_i < C).
+
+    With no free SV, LIBSVM's rule: the midpoint of the interval of b allowed by the KKT
+    conditions of the bounded and zero alphas, (max_{I_up} v + min_{I_low} v) / 2.
+    """
+    free = (alpha > 0) & (alpha < C)
+    count = free.sum(axis=-1)
+    b = np.where(free, v, 0.0).sum(axis=-1) / np.maximum(count, 1)
+    if np.all(count > 0):
+        return b
+    pos = y > 0
+    up = np.where(np.where(pos, alpha < C, alpha > 0), v, -np.inf)
+    low = np.where(np.where(pos, alpha > 0, alpha < C), v, np.inf)
+    return np.where(count > 0, b, 0.5 * (up.max(axis=-1) + low.min(axis=-1)))
 
 
 def project(alpha0, y, C, fit_intercept):
@@ -212,94 +228,152 @@ def snapshots(run, intercept, m=SNAPSHOTS):
 
 
 def _solve(A, r):
-    """(x, work): A x = r by LU (work m³), or by least squares (the smallest x; work LSTSQ_WORK m³) when A
-    is singular at working precision, as G_FF is for a linear kernel with more free alphas than features."""
-    work = float(A.shape[0]) ** 3
+    """(x, work): A x = r for each system of the batch by LU (work m³), or, for a system singular at working
+    precision (as G_FF is for a linear kernel with more free alphas than features), by least squares (the
+    smallest x; work LSTSQ_WORK m³)."""
+    work = np.full(len(A), float(A.shape[1]) ** 3)
     try:
-        x = np.linalg.solve(A, r)
-        if np.all(np.isfinite(x)) and np.abs(A @ x - r).max() <= 1e-8 * (1.0 + np.abs(r).max()):
-            return x, work
+        x = np.linalg.solve(A, r[..., None])[..., 0]
     except np.linalg.LinAlgError:
-        pass
-    return np.linalg.lstsq(A, r, rcond=None)[0], (1 + LSTSQ_WORK) * work
+        x = np.full_like(r, np.nan)
+    exact = np.isfinite(x).all(axis=1) & (np.abs(np.einsum("pij,pj->pi", A, x) - r).max(axis=1)
+                                          <= 1e-8 * (1.0 + np.abs(r).max(axis=1)))
+    for q in np.flatnonzero(~exact):
+        x[q] = np.linalg.lstsq(A[q], r[q], rcond=None)[0]
+        work[q] *= 1 + LSTSQ_WORK
+    return x, work
 
 
-def polish(rows, y, C, alpha, fit_intercept):
-    """Active-set steps from alpha (at most POLISH_STEPS, within POLISH_WORK), each solving the KKT system of the face (F free,
-    the rest fixed at its bound) for its optimum:
+def polish(rows, diag, y, C, alpha, v, fit_intercept):
+    """Active-set steps from alpha (P, n) with its exact gradient v, on every problem at once (at most
+    POLISH_STEPS, each problem within POLISH_WORK), each solving the KKT system of the face (F free, the rest
+    fixed at its bound) for its optimum:
     - if the optimum leaves the box, move as far as the first bound it crosses and fix that alpha there
       (likewise along a direction of constant curvature if the face has no optimum);
     - else move to it, and free the bounded alpha that violates its KKT condition most (if any).
-    Returns the new alpha, always feasible, and the work spent (Σ |F|³); with a PSD kernel the dual objective never falls on the way
-    (it is concave along each step). A face whose system has more than POLISH_MAX_FREE unknowns is left to SMO.
+    The faces of a batch are padded to the largest with identity rows (without the offset, b's row too).
+    Returns the new alpha, always in the box, the work each problem spent (Σ |F|³), and whether its Σ alpha_i y_i
+    stayed 0; with a PSD kernel the dual objective never falls on the way (it is concave along each step).
+    A face with more than POLISH_MAX_FREE free alphas is left to SMO.
     """
-    alpha = alpha.copy()
-    v = gradient(rows, y, alpha)
-    released = None
-    work = 0.0
+    P = len(alpha)
+    alpha, v = alpha.copy(), v.copy()
+    work = np.zeros(P)
+    released = np.full(P, -1)
+    going = np.ones(P, dtype=bool)
     for _ in range(POLISH_STEPS):
         free = (alpha > 0) & (alpha < C)
-        if released is not None:
-            free[released] = True
-        F = np.flatnonzero(free)
-        if F.size == 0 or F.size > POLISH_MAX_FREE or work >= POLISH_WORK:
+        has = np.flatnonzero(released >= 0)
+        free[has, released[has]] = True
+        count = free.sum(axis=1)
+        going &= (count > 0) & (count <= POLISH_MAX_FREE) & (work < POLISH_WORK)
+        idx = np.flatnonzero(going)
+        if idx.size == 0:
             break
-        K_F = np.array([rows(i) for i in F])
-        yF = y[F]
-        G_FF = yF[:, None] * K_F[:, F] * yF[None, :]
-        residual = yF * v[F]                              # -(G alpha - 1)_F = y_F v_F
+        s, count = int(count[idx].max()), count[idx]
+        F = np.argsort(~free[idx], axis=1, kind="stable")[:, :s]    # the free indices first, padded after them
+        valid = np.arange(s) < count[:, None]
+        yF = np.where(valid, np.take_along_axis(y[idx], F, axis=1), 0.0)
+        K_F = rows(idx, F)                                            # (q, s, n) the rows K[F, :]
+        A = np.zeros((idx.size, s + 1, s + 1))
+        A[:, :s, :s] = yF[:, :, None] * np.take_along_axis(K_F, F[:, None, :], axis=2) * yF[:, None, :]
         if fit_intercept:
-            G_FF = np.block([[G_FF, yF[:, None]], [yF[None, :], np.zeros((1, 1))]])
-            residual = np.append(residual, 0.0)
-        solution, cost = _solve(G_FF, residual)
-        work += cost
-        rest = residual - G_FF @ solution
+            A[:, :s, s] = A[:, s, :s] = yF
+        else:
+            A[:, s, s] = 1.0                                          # b = 0
+        pad = np.flatnonzero(~valid.ravel())
+        A[pad // s, pad % s, pad % s] = 1.0
+        r = np.zeros((idx.size, s + 1))
+        r[:, :s] = yF * np.take_along_axis(v[idx], F, axis=1)        # -(G alpha - 1)_F = y_F v_F
+        x, cost = _solve(A, r)
+        work[idx] += cost
+        rest = r - np.einsum("pij,pj->pi", A, x)
         # a singular face system without solution (a rank-deficient K): the face has no optimum, and its
         # objective rises along rest (zero curvature, slope ‖rest‖²) until the box stops it
-        ray = np.linalg.norm(rest) > 1e-8 * (1.0 + np.linalg.norm(residual))
-        d = rest[:F.size] if ray else solution[:F.size]
-        b = solution[-1] if fit_intercept and not ray else 0.0
+        ray = np.linalg.norm(rest, axis=1) > 1e-8 * (1.0 + np.linalg.norm(r, axis=1))
+        d = np.where(valid, np.where(ray[:, None], rest, x)[:, :s], 0.0)
+        b = np.where(ray, 0.0, x[:, s])
+        a_F = np.take_along_axis(alpha[idx], F, axis=1)
         # how far alpha_F + theta d may go before some alpha_j leaves [0, C]
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-            room = np.where(d < 0, -alpha[F] / d, np.where(d > 0, (C - alpha[F]) / d, np.inf))
-        j = int(room.argmin())
-        theta = room[j] if ray else min(1.0, room[j])
-        if not 0.0 < theta < np.inf:
-            break
-        alpha[F] += theta * d
-        v -= (theta * d * yF) @ K_F
-        released = None
-        if ray or theta < 1.0:
-            alpha[F[j]] = 0.0 if d[j] < 0 else C
-            continue
-        # at the face's optimum v_F = b; a bounded alpha_j with y_j (v_j - b) > 0 at 0, or < 0 at C, should move
-        push = y * (v - b) * np.where(alpha > 0, -1.0, 1.0)
-        push[F] = 0.0
-        released = int(push.argmax())
-        if push[released] <= 0.0:
-            break
-        if not fit_intercept:
-            # the exact step on alpha_j alone (as coordinate descent takes it) frees it for the next face:
-            # solved jointly, a singular face (rank-deficient K) could send alpha_j back out of the box
-            j, released = released, None
-            new = min(max(alpha[j] + y[j] * v[j] / max(rows(j)[j], TAU), 0.0), C)
-            v -= (new - alpha[j]) * y[j] * rows(j)
-            alpha[j] = new
-    return np.clip(alpha, 0.0, C), work
+            room = np.where(d < 0, -a_F / d, np.where(d > 0, (C - a_F) / d, np.inf))
+        j = room.argmin(axis=1)
+        q = np.arange(idx.size)
+        theta = np.where(ray, room[q, j], np.minimum(1.0, room[q, j]))
+        stuck = ~((theta > 0.0) & (theta < np.inf))
+        going[idx[stuck]] = False
+        step = np.where(stuck[:, None], 0.0, theta[:, None] * d)
+        a = alpha[idx]
+        np.put_along_axis(a, F, np.where(valid, a_F + step, a_F), axis=1)
+        v[idx] -= np.einsum("ps,psm->pm", step * yF, K_F)
+        blocked = np.flatnonzero((ray | (theta < 1.0)) & ~stuck)
+        a[blocked, F[blocked, j[blocked]]] = np.where(d[blocked, j[blocked]] < 0, 0.0, C)
+        released[idx] = -1
+        # at a face's optimum v_F = b: a bounded alpha_j with y_j (v_j - b) > 0 at 0, or < 0 at C, should move
+        at = np.flatnonzero(~(ray | (theta < 1.0)) & ~stuck)
+        push = y[idx[at]] * (v[idx[at]] - b[at, None]) * np.where(a[at] > 0, -1.0, 1.0)
+        in_face = np.zeros(push.shape, dtype=bool)
+        np.put_along_axis(in_face, F[at], valid[at], axis=1)     # the padding is no part of the face
+        push[in_face] = 0.0
+        best = push.argmax(axis=1)
+        done = ~(push[np.arange(at.size), best] > 0.0)
+        going[idx[at[done]]] = False
+        alpha[idx] = np.clip(a, 0.0, C)
+        if fit_intercept:
+            released[idx[at[~done]]] = best[~done]
+        else:
+            # the exact one-variable step (coordinate descent's) frees it for the next face: solved jointly, a
+            # singular face (rank-deficient K) could send alpha_j back out of the box
+            freed = Batch(alpha, v, y, C, diag, rows, idx[at[~done]])
+            freed.advance(coordinate_step, 0.0)
+            freed.store()
+    feasible = np.abs(np.einsum("pi,pi->p", alpha, y)) <= 1e-12 * (1.0 + alpha.sum(axis=1)) if fit_intercept \
+        else np.ones(P, dtype=bool)
+    return np.clip(alpha, 0.0, C), work, feasible
+
+
+def improved(before, after):
+    """Which problems a polish improved, from (objective, gap) before and after it: the dual objective did not fall
+    (beyond rounding), and it rose or the gap closed."""
+    (objective_0, gap_0), (objective_1, gap_1) = before, after
+    return (objective_1 >= objective_0 - 1e-12 * (1.0 + np.abs(objective_0))) & ((gap_1 < gap_0)
+                                                                                 | (objective_1 > objective_0))
+
+
+def _round(rows, diag, y, C, tol, max_iter, history, run, fit_intercept):
+    """Steps of kernel_core.smo (pair_step with the offset, coordinate_step without) on run's one problem until
+    its gap is <= tol or run.t reaches max_iter; returns that gap. Records the iterate (run.record) at the steps
+    run.next_record and at the last step, and the objective and gap at the steps history.due."""
+    step = pair_step if fit_intercept else coordinate_step
+    one = One(run.alpha, run.v, y, C, diag, rows.row)
+    last = ()
+    while True:
+        gap, working_set, curvature, gain = step(one, tol if run.t < max_iter else np.inf)
+        if history.due(run.t):
+            history.add(run.t, run.objective, gap)
+        if working_set is None:
+            if run.t > run.records[-1][0]:
+                run.record(last)
+            return gap
+        run.objective += gain
+        run.min_curvature = min(run.min_curvature, curvature)
+        run.t += 1
+        last = working_set
+        if run.t >= run.next_record:
+            run.record(last)
 
 
 def solve(rows, diag, y, C, tol, max_iter, fit_intercept, history, run):
     """Advance run until its KKT gap is <= tol or max_iter steps, or is within rounding (run.floor) of zero,
-    or grows DIVERGED-fold while rounding exceeds tol (run.stalled); returns the gap (NaN if
-    the iterate became non-finite). SMO runs in rounds: each ends when the gap reaches the round's target (POLISH_FROM,
-    then ten times less each time, never below tol) or after max(ROUND_STEPS, 2n) steps, and is followed by the exact gradient and a polish (see the module docstring),
-    kept if it raises the dual objective or lowers the gap without lowering the objective."""
-    step = _smo if fit_intercept else _coordinate_descent
+    or grows DIVERGED-fold while rounding exceeds tol (run.stalled); returns the gap (NaN if the iterate became
+    non-finite). SMO runs in rounds: each ends when the gap reaches the round's target (POLISH_FROM, then ten times
+    less each time, never below tol) or after max(ROUND_STEPS, 2n) steps, and is followed by the exact gradient
+    and a polish (see the module docstring), kept where it improved the iterate."""
     target = max(tol, POLISH_FROM)
     budget = max(ROUND_STEPS, 2 * y.size)      # steps per round: about the cost of one polish
     best = np.inf
     while True:
-        gap = step(rows, diag, y, C, target, min(max_iter, run.t + budget), history, run)
+        gap = _round(rows, diag, y, C, target, min(max_iter, run.t + budget), history, run, fit_intercept)
         if not (np.isfinite(gap) and np.all(np.isfinite(run.v))):
             return np.nan
         if gap <= tol or run.t >= max_iter:
@@ -308,13 +382,13 @@ def solve(rows, diag, y, C, tol, max_iter, fit_intercept, history, run):
         run.v = gradient(rows, y, run.alpha)
         run.objective = objective(run.alpha, y, run.v)
         gap = kkt_gap(run.alpha, y, run.v, C, fit_intercept)
-        polished, work = polish(rows, y, C, run.alpha, fit_intercept)
+        polished, work, feasible = polish(rows, diag[None], y[None], C, run.alpha[None], run.v[None], fit_intercept)
+        polished = polished[0]
         # the next round gets at least as many steps as the polish cost (a step costs ~STEP_WORK n)
-        budget = max(ROUND_STEPS, 2 * y.size, int(work / (STEP_WORK * y.size)))
+        budget = max(ROUND_STEPS, 2 * y.size, int(work[0] / (STEP_WORK * y.size)))
         v = gradient(rows, y, polished)
         new_gap, new_objective = kkt_gap(polished, y, v, C, fit_intercept), objective(polished, y, v)
-        if (new_objective >= run.objective - 1e-12 * (1.0 + abs(run.objective))
-                and (new_gap < gap or new_objective > run.objective)):
+        if feasible[0] and improved((run.objective, gap), (new_objective, new_gap)):
             run.alpha, run.v, run.objective, gap = polished, v, new_objective, new_gap
             run.record(active_set=True)
         if gap <= tol:

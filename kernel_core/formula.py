@@ -321,8 +321,8 @@ def parse_kernel(expr, /, **params):
             i, j = np.argwhere(bad)[0]
             raise ValueError(
                 f"The formula gave non-finite values (NaN or inf) for {int(bad.sum())} of {n * m} pairs, "
-                f"first at x = {np.round(X[i], 4).tolist()}, z = {np.round(Y[j], 4).tolist()}; look for overflow (exp of a large "
-                "number, a big power), division by zero or sqrt of a negative number."
+                f"first at x = {np.round(X[i], 4).tolist()}, z = {np.round(Y[j], 4).tolist()}; "
+                "look for overflow (exp of a large number, a big power), division by zero or sqrt of a negative number."
             )
         return K
 

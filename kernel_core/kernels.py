@@ -15,7 +15,6 @@ import numpy as np
 
 from .validation import check_int, check_pair, check_positive, check_real
 
-
 MAX_DEGREE = 50
 NEAR_RATIO = 1e-6    # see distances
 DIRECT_DIMS = 8      # distances from exact differences, one pass per coordinate, up to this many dimensions

@@ -154,7 +154,8 @@ def primal_ipm(Phi, y, C, fit_intercept, tol, max_iter, history):
                 aff = newton(lam * s, mu * xi)
                 theta = min(1.0, longest(aff))
                 _, dlam, ds, dxi, dmu = aff
-                gap_aff = (lam + theta * dlam) @ (s + theta * ds) + ((mu + theta * dmu) @ (xi + theta * dxi) if soft else 0.0)
+                gap_aff = (lam + theta * dlam) @ (s + theta * ds) + (
+                    (mu + theta * dmu) @ (xi + theta * dxi) if soft else 0.0)
                 sigma_mu = (gap_aff / gap) ** 3 * gap / m
                 dz, dlam, ds, dxi, dmu = d = newton(lam * s + ds * dlam - sigma_mu, mu * xi + dxi * dmu - sigma_mu)
                 theta = min(1.0, 0.99 * longest(d))

@@ -1,106 +1,206 @@
-"""The SVM dual by SMO (with the offset) or coordinate descent (without), as lesson 3 shows them.
+"""The one step rule of the SVM dual: SMO with the offset, coordinate descent without, on one problem or many.
 
-Notation (n samples)
-    K       (n, n)  Gram matrix K_ij = k(x_i, x_j); only the rows a step touches are computed
-    y       (n,)    labels in {-1, +1}
-    alpha   (n,)    dual variables, 0 <= alpha_i <= C (C = np.inf: hard margin)
-    v       (n,)    v_t = y_t - sum_s alpha_s y_s K_ts = -y_t (G alpha - 1)_t, the gradient SMO follows
-    a_ij    float   K_ii + K_jj - 2 K_ij, the curvature of the dual along a pair step (<= 0: K not PSD)
+Notation (n samples; a batch of q problems adds a leading axis of q)
+    K       (n, n)    Gram matrix K_ij = k(x_i, x_j); a step reads only the rows K[i, :] it needs (`row`)
+    y       (n,)      labels in {-1, +1}
+    alpha   (n,)      dual variables, 0 <= alpha_i <= C (C = np.inf: hard margin)
+    v       (n,)      v_t = y_t - sum_s alpha_s y_s K_ts = -y_t (G alpha - 1)_t, the gradient SMO follows
+    diag    (n,)      K_ii
+    up, low (n,)      I_up and I_low as additive masks: 0 inside the set, -inf / +inf outside
+    i, j, t           the working set: an int for one problem, a column (q, 1) for a batch
+    a_ij    float     K_ii + K_jj - 2 K_ij, the curvature of the dual along a pair step (<= 0: K not PSD)
 
 Lecture 4 (seed 001): max Σ alpha_i - ½ Σ alpha_i alpha_j y_i y_j K_ij s.t. 0 <= alpha_i <= C and,
 with an offset, Σ alpha_i y_i = 0.
+
+The rule is written once, over the few operations of its state: One (a single fit, DualSVM's) or Batch (the
+validation grid's problems, stepped in one set of numpy calls, whose cost a batch shares). A step reads over n
+with numpy either way; what it reads and writes at the working set is a Python float of One, a column (q, 1)
+of Batch that broadcasts over n. A step returns (gap, working_set, curvature, gain): the KKT gap before it, the
+indices that moved ((i, j) or (t,); None when nothing moved: some problem's gap is <= tol), a_ij (or K_tt) and
+how much the step raised the dual objective.
 """
+
+import operator
 
 import numpy as np
 
 TAU = 1e-12   # LIBSVM's stand-in for a curvature a_ij <= 0 (Fan, Chen & Lin 2005, §4)
 
 
-def _last_argmax(a):
-    """Index of the last maximum: LIBSVM's `>=` scans keep the last of equal candidates."""
-    return a.size - 1 - int(a[::-1].argmax())
+def kkt_gap(alpha, y, v, C, fit_intercept):
+    """The stopping measure of the steps (over the last axis): m(alpha) - M(alpha) = max_{I_up} v - min_{I_low} v
+    with the offset, else the largest projected gradient."""
+    if fit_intercept:
+        pos = y > 0
+        up = np.where(np.where(pos, alpha < C, alpha > 0), v, -np.inf)
+        low = np.where(np.where(pos, alpha > 0, alpha < C), v, np.inf)
+        return up.max(axis=-1) - low.min(axis=-1)
+    g = -y * v
+    return np.where(g < 0, -g * (alpha < C), g * (alpha > 0)).max(axis=-1)
 
 
-def _smo(rows, diag, y, C, tol, max_iter, history, run):
-    """SMO with the offset (Σ alpha_i y_i = 0): LIBSVM's solver, from run.alpha until the KKT gap <= tol.
+def _sets(where, pos, a, C):
+    """The masks up and low at alpha = a: alpha_t may move so that y_t alpha_t grows (I_up), or shrinks (I_low)."""
+    return (where(where(pos, a < C, a > 0), 0.0, -np.inf),
+            where(where(pos, a > 0, a < C), 0.0, np.inf))
+
+
+class _Problems:
+    """What One and Batch share: the masks up and low, and K_tt with K_tt <= 0 (not PSD) replaced by TAU."""
+
+    def cache(self):
+        self.up, self.low = _sets(np.where, self.y > 0, self.alpha, self.C)   # a step updates them where it moves
+        self.curvature = np.where(self.diag > 0, self.diag, TAU)
+        self.vu, self.vl = np.empty_like(self.v), np.empty_like(self.v)     # v + up and v + low, reused by each step
+
+
+class One(_Problems):
+    """One problem, advanced in place: alpha, v, y, diag (n,) and row(i) = K[i, :]. At the working set the rule
+    computes with Python floats and builtins (a numpy call on one number costs far more than the arithmetic)."""
+
+    where = staticmethod(lambda c, a, b: a if c else b)
+    minimum, maximum, every = staticmethod(min), staticmethod(max), staticmethod(bool)
+    at, put = staticmethod(np.ndarray.item), staticmethod(operator.setitem)
+
+    def __init__(self, alpha, v, y, C, diag, row):
+        self.alpha, self.v, self.y, self.C, self.diag, self.row = alpha, v, y, C, diag, row
+        self.cache()
+
+    @staticmethod
+    def first(a):
+        """Index of the last maximum: LIBSVM's `>=` scans keep the last of equal candidates."""
+        return a.size - 1 - int(a[::-1].argmax())
+
+    @staticmethod
+    def top(x):
+        return np.maximum.reduce(x).item()
+
+    @staticmethod
+    def bottom(x):
+        return np.minimum.reduce(x).item()
+
+
+class Batch(_Problems):
+    """Problems p (q,) of the arrays alpha, v (P, n) (advanced by store) and y, diag (P, n); rows(p, idx) reads
+    K[p, idx]. The rule reads copies (q, n) of theirs and, at the working set, columns (q, 1)."""
+
+    where, minimum, maximum = staticmethod(np.where), staticmethod(np.minimum), staticmethod(np.maximum)
+    every = staticmethod(np.ndarray.all)
+
+    def __init__(self, alpha, v, y, C, diag, rows, p):
+        self.all, self.C, self.rows = (alpha, v, y, diag), C, rows
+        self.take(p)
+
+    def take(self, p):
+        """Step the problems p (q,) from now on."""
+        self.p, self.r = p, np.arange(p.size)[:, None]
+        self.alpha, self.v, self.y, self.diag = (x[p] for x in self.all)
+        self.cache()
+
+    def store(self):
+        """Write alpha and v of the problems stepped back into the caller's arrays."""
+        self.all[0][self.p], self.all[1][self.p] = self.alpha, self.v
+
+    def advance(self, step, tol):
+        """One step of every problem whose gap is above tol; the others are stored and dropped first (NaN is not
+        above tol). Returns whether any problem stepped."""
+        while self.p.size:
+            gap, working_set = step(self, tol)[:2]
+            if working_set is not None:
+                return True
+            self.store()
+            self.take(self.p[gap[:, 0] > tol])
+        return False
+
+    def first(self, a):
+        """Index of the last maximum of each row (as One.first), a column."""
+        return a.shape[1] - 1 - a[:, ::-1].argmax(axis=1, keepdims=True)
+
+    def at(self, x, i):
+        return x[self.r, i]
+
+    def put(self, x, i, value):
+        x[self.r, i] = value
+
+    def row(self, i):
+        return self.rows(self.p, i[:, 0])
+
+    @staticmethod
+    def top(x):
+        return np.maximum.reduce(x, axis=1, keepdims=True)
+
+    @staticmethod
+    def bottom(x):
+        return np.minimum.reduce(x, axis=1, keepdims=True)
+
+
+def pair_step(s, tol):
+    """One SMO step with the offset (Σ alpha_i y_i = 0) on the problems of s (One or Batch), if every gap is
+    above tol.
 
     Working set: the second-order rule WSS 2 of Fan, Chen & Lin (2005), "Working set selection
     using second order information for training support vector machines", JMLR 6, as in LIBSVM:
     i = argmax_{t in I_up} v_t, then j = argmax_{t in I_low, v_t < v_i} (v_i - v_t)² / a_it, with
-    a_it <= 0 (a kernel that is not PSD) replaced by TAU both here and in the step. Stop when
-    m(alpha) - M(alpha) = max_{I_up} v - min_{I_low} v <= tol. Returns that gap.
-    Records the iterate (run.record) at the steps run.next_record and at the last step.
+    a_it <= 0 (a kernel that is not PSD) replaced by TAU both here and in the step. The gap is
+    m(alpha) - M(alpha) = max_{I_up} v - min_{I_low} v (NaN stops too: the caller reports it).
     """
-    alpha, v = run.alpha, run.v
-    pos = y > 0
-    # I_up (alpha_t may move so that y_t alpha_t grows) and I_low (shrinks) as additive masks:
-    # 0 inside the set, -inf / +inf outside, so that argmax / argmin skip the outsiders
-    out_up = np.where(np.where(pos, alpha < C, alpha > 0), 0.0, -np.inf)
-    out_low = np.where(np.where(pos, alpha > 0, alpha < C), 0.0, np.inf)
-    while True:
-        vu = v + out_up
-        i = _last_argmax(vu)
-        vl = v + out_low
-        m, M = vu[i], vl.min()
-        if history.due(run.t):
-            history.add(run.t, run.objective, m - M)
-        if not m - M > tol or run.t >= max_iter:      # NaN stops too: the caller reports it
-            if run.t > run.records[-1][0]:
-                run.record(last)
-            return m - M
-        Ki = rows(i)
-        gain = np.maximum(m - vl, 0.0)               # > 0 exactly for the candidates j
-        a = diag - 2.0 * Ki + diag[i]
-        j = _last_argmax(gain * gain / np.where(a > 0, a, TAU))
-        a_ij = a[j]
-        run.min_curvature = min(run.min_curvature, a_ij)
-        # the step alpha_i += y_i delta, alpha_j -= y_j delta keeps Σ alpha y and raises the dual
-        # objective by gain·delta - ½ a_ij delta²; it stops where alpha_i or alpha_j reaches 0 or C
-        cap_i = C - alpha[i] if pos[i] else alpha[i]
-        cap_j = alpha[j] if pos[j] else C - alpha[j]
-        delta = min(gain[j] / (a_ij if a_ij > 0 else TAU), cap_i, cap_j)
-        run.objective += delta * (gain[j] - 0.5 * a_ij * delta)
-        # land exactly on a bound that stops the step, so that the status (0 < alpha < C) is exact
-        alpha[i] = (C if pos[i] else 0.0) if delta == cap_i else alpha[i] + y[i] * delta
-        alpha[j] = (0.0 if pos[j] else C) if delta == cap_j else alpha[j] - y[j] * delta
-        for s in (i, j):
-            out_up[s] = 0.0 if (alpha[s] < C if pos[s] else alpha[s] > 0) else -np.inf
-            out_low[s] = 0.0 if (alpha[s] > 0 if pos[s] else alpha[s] < C) else np.inf
-        v -= delta * (Ki - rows(j))
-        run.t += 1
-        last = i, j
-        if run.t >= run.next_record:
-            run.record(last)
+    vu, vl = np.add(s.v, s.up, out=s.vu), np.add(s.v, s.low, out=s.vl)
+    i = s.first(vu)
+    m = s.at(vu, i)
+    gap = m - s.bottom(vl)
+    if not s.every(gap > tol):
+        return gap, None, None, None
+    Ki = s.row(i)
+    gain = np.maximum(np.subtract(m, vl, out=vl), 0.0, out=vl)      # > 0 exactly for the candidates j
+    curve = s.diag - 2.0 * Ki
+    curve += s.at(s.diag, i)
+    score = gain * gain
+    score /= np.where(curve > 0, curve, TAU)
+    j = s.first(score)
+    a_ij, gain_j, C, where = s.at(curve, j), s.at(gain, j), s.C, s.where
+    # the step alpha_i += y_i delta, alpha_j -= y_j delta keeps Σ alpha y and raises the dual
+    # objective by gain·delta - ½ a_ij delta²; it stops where alpha_i or alpha_j reaches 0 or C
+    a_i, a_j, y_i, y_j = s.at(s.alpha, i), s.at(s.alpha, j), s.at(s.y, i), s.at(s.y, j)
+    pos_i, pos_j = y_i > 0, y_j > 0
+    cap_i = where(pos_i, C - a_i, a_i)
+    cap_j = where(pos_j, a_j, C - a_j)
+    delta = s.minimum(s.minimum(gain_j / where(a_ij > 0, a_ij, TAU), cap_i), cap_j)
+    # land exactly on a bound that stops the step, so that the status (0 < alpha < C) is exact
+    new_i = where(delta == cap_i, where(pos_i, C, 0.0), a_i + y_i * delta)
+    new_j = where(delta == cap_j, where(pos_j, 0.0, C), a_j - y_j * delta)
+    for t, new, pos in ((i, new_i, pos_i), (j, new_j, pos_j)):
+        s.put(s.alpha, t, new)
+        up, low = _sets(where, pos, new, C)
+        s.put(s.up, t, up)
+        s.put(s.low, t, low)
+    step = Ki - s.row(j)
+    step *= delta
+    s.v -= step
+    return gap, (i, j), a_ij, delta * (gain_j - 0.5 * a_ij * delta)
 
 
-def _coordinate_descent(rows, diag, y, C, tol, max_iter, history, run):
-    """Without offset the dual is a box QP: exact one-variable steps on the most violating alpha_t.
+def coordinate_step(s, tol):
+    """Without offset the dual is a box QP: one exact one-variable step (the pair step's one-variable case) on the
+    problems of s (One or Batch), if every gap is above tol.
 
     The gradient of ½ alphaᵀG alpha - Σ alpha is g = -y v; its projected size at t is |g_t| unless
     alpha_t sits on the bound that g_t pushes against. Greedy second-order choice, as WSS 2 in SMO:
     t = argmax of (projected size)² / K_tt, the gain of an unclipped step; step:
     alpha_t <- clip(alpha_t - g_t / K_tt, 0, C), with K_tt <= 0 (not PSD) replaced by TAU as in SMO.
-    Stop when the largest projected size is <= tol; returns it. Records the iterate as _smo does.
+    The gap is the largest projected size.
     """
-    alpha, v = run.alpha, run.v
-    curvature = np.where(diag > 0, diag, TAU)
-    while True:
-        g = -y * v
-        violation = np.where(g < 0, -g * (alpha < C), g * (alpha > 0))
-        worst = violation.max()
-        if history.due(run.t):
-            history.add(run.t, run.objective, worst)
-        if not worst > tol or run.t >= max_iter:
-            if run.t > run.records[-1][0]:
-                run.record((i,))
-            return worst
-        i = _last_argmax(violation * violation / curvature)
-        run.min_curvature = min(run.min_curvature, diag[i])
-        new = min(max(alpha[i] - g[i] / (diag[i] if diag[i] > 0 else TAU), 0.0), C)
-        d = new - alpha[i]
-        run.objective -= d * (g[i] + 0.5 * diag[i] * d)
-        v -= d * y[i] * rows(i)
-        alpha[i] = new
-        run.t += 1
-        if run.t >= run.next_record:
-            run.record((i,))
+    g = -s.y * s.v
+    violation = np.where(g < 0, -g * (s.alpha < s.C), g * (s.alpha > 0))
+    gap = s.top(violation)
+    if not s.every(gap > tol):
+        return gap, None, None, None
+    score = violation * violation
+    score /= s.curvature
+    t = s.first(score)
+    k_t, g_t, a_t, where = s.at(s.diag, t), s.at(g, t), s.at(s.alpha, t), s.where
+    new = s.minimum(s.maximum(a_t - g_t / where(k_t > 0, k_t, TAU), 0.0), s.C)
+    change = new - a_t
+    s.v -= change * s.at(s.y, t) * s.row(t)
+    s.put(s.alpha, t, new)
+    return gap, (t,), k_t, -change * (g_t + 0.5 * k_t * change)

@@ -44,21 +44,6 @@ def _probe_steps(n):
     return 2 * n + 200
 
 
-def _intercept(alpha, y, v, C):
-    """b = mean of v_i = y_i - Σ_j alpha_j y_j K_ij over free SVs (0 < alpha_i < C).
-
-    With no free SV, LIBSVM's rule: the midpoint of the interval of b allowed by the KKT
-    conditions of the bounded and zero alphas, (max_{I_up} v + min_{I_low} v) / 2.
-    """
-    free = (alpha > 0) & (alpha < C)
-    if free.any():
-        return float(v[free].mean())
-    pos = y > 0
-    up = np.where(pos, alpha < C, alpha > 0)
-    low = np.where(pos, alpha > 0, alpha < C)
-    return float(0.5 * (v[up].max() + v[low].min()))
-
-
 @dataclass(frozen=True)
 class KKTReport:
     """KKT conditions at the returned alpha, per point.
@@ -95,8 +80,8 @@ class DualSVM:
         and the data separable in its feature space (O(n³), see primal.require_separable), else ValueError.
     gamma, degree, coef0 : kernel parameters, as in kernel_core.kernels (gamma=None: 1/d).
     fit_intercept : with the offset b (constraint Σ alpha_i y_i = 0, solved by SMO with the WSS 2
-        rule of Fan, Chen & Lin 2005, kernel_core.smo._smo); without it the dual is a box QP, solved
-        by greedy one-variable coordinate descent (kernel_core.smo._coordinate_descent).
+        rule of Fan, Chen & Lin 2005, kernel_core.smo.pair_step); without it the dual is a box QP, solved
+        by greedy one-variable coordinate descent (kernel_core.smo.coordinate_step).
     tol : stop when the largest KKT violation (LIBSVM's m(alpha) - M(alpha)) is <= tol. Below 1e-2
         the solver also polishes the face it has found (kernel_core.dual), so 1e-9 is reached fast.
     max_iter : most SMO steps; hitting it warns and keeps the current alpha.
@@ -168,7 +153,8 @@ class DualSVM:
                 gap = dual.solve(rows, diag, y, C, tol, max_iter, self.fit_intercept, history, run)
         if np.isnan(gap):
             raise ValueError(f"SMO's iterate became NaN or infinite: the Gram matrix reaches {np.abs(diag).max():.3g}, "
-                             "too large for float64 arithmetic. Lower γ or the degree (or coef0), or scale X down (or lower C).")
+                             "too large for float64 arithmetic. Lower γ or the degree (or coef0), or scale X down "
+                             "(or lower C).")
         self.converged_ = bool(gap <= tol)
         if not self.converged_ and (gap <= run.floor or run.stalled or run.floor > tol):
             why = ("" if gap <= run.floor else ", and SMO's gap grew instead of closing" if run.stalled
@@ -181,7 +167,7 @@ class DualSVM:
             warnings.warn(f"SMO stopped at max_iter={max_iter} with KKT violation {gap:.3g} > "
                           f"tol={tol:g}; raise max_iter or tol. Keeping the current alpha.", stacklevel=2)
         alpha, v = run.alpha, run.v
-        b = _intercept(alpha, y, v, C) if self.fit_intercept else 0.0
+        b = float(dual.intercept(alpha, y, v, C)) if self.fit_intercept else 0.0
         self.alpha_, self.intercept_ = alpha, b
         self.n_iter_ = run.t
         self.support_ = np.flatnonzero(alpha > 0)
@@ -198,7 +184,8 @@ class DualSVM:
         self.psd_violated_ = bool(run.min_curvature < -16 * np.finfo(float).eps * k_max or diag.min() < 0
                                   or self.norm_w_squared_ < -q_tol)
         self.history_ = {**history.close(self.n_iter_, self.dual_objective_, gap),
-                         **dual.snapshots(run, lambda a, v: _intercept(a, y, v, C) if self.fit_intercept else 0.0)}
+                         **dual.snapshots(run, lambda a, v: float(dual.intercept(a, y, v, C)) if self.fit_intercept
+                                          else 0.0)}
         self.kkt_ = _kkt(alpha, y, v, b, C)
         self.coef_ = (alpha * y) @ X if self.kernel == "linear" else None
         self._k = k

@@ -10,8 +10,10 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
 
 import datasets
-from kernel_core.crossval import OneVsRest, cv_grid, fit_dual, fold_indices
+from kernel_core.batch import fit_dual
+from kernel_core.crossval import cv_grid, fold_indices
 from kernel_core.kernels import rbf_kernel
+from kernel_core.multiclass import OneVsRest
 from kernel_core.svm import DualSVM
 from lab.state import C_VALUES, GAMMA_VALUES
 
@@ -155,3 +157,18 @@ def test_any_grid_is_dualsvms_cold_fits(seed, n, noise, kernel, Cs, gamma):
         if min(margin) < 1e-4:
             continue        # a validation point on the boundary, where a fit to tol 1e-6 may put it either side
         np.testing.assert_array_equal(column, expected, err_msg=f"C={C}")
+
+
+def test_one_vs_rest_stores_its_arguments_under_their_names_and_fits_one_svm_per_class():
+    X, y = three_blobs()
+    model = OneVsRest("poly", C=2.0, gamma=0.5, degree=2, coef0=0.5, fit_intercept=False, tol=1e-6, max_iter=5_000)
+    assert (model.kernel, model.C, model.gamma, model.degree, model.coef0, model.fit_intercept, model.tol,
+            model.max_iter) == ("poly", 2.0, 0.5, 2, 0.5, False, 1e-6, 5_000)
+    assert not hasattr(model, "params")
+    assert model.fit(X, y) is model
+    np.testing.assert_array_equal(model.classes_, [-1.0, 1.0, 2.0])
+    assert len(model.estimators_) == 3
+    for c, estimator in zip(model.classes_, model.estimators_):
+        assert (estimator.kernel, estimator.C, estimator.degree, estimator.fit_intercept) == ("poly", 2.0, 2, False)
+        np.testing.assert_array_equal(estimator.predict(X) > 0, estimator.decision_function(X) >= 0)
+    assert model.decision_function(X).shape == (y.size, 3)

@@ -228,3 +228,51 @@ def test_a_long_run_keeps_at_most_SNAPSHOTS_and_marks_its_active_set_steps():
     assert np.sum(t <= t[-1] / 10) > np.sum(t > t[-1] / 2)
     assert h["active_set"].any()
     np.testing.assert_array_equal(h["alpha"][-1], model.alpha_)
+
+
+# --- one step rule, one polish: the single fit and the batch run the same functions ------------------
+
+@pytest.mark.parametrize("offset", [True, False])
+def test_the_single_fit_and_the_batch_take_identical_steps_on_the_same_problem(offset):
+    from kernel_core import batch
+
+    X, y = make_dataset("moons", 80, noise=0.3, random_state=2)
+    K = rbf_kernel(X, gamma=2.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)      # max_iter stops both before their first polish
+        single = DualSVM("rbf", C=10.0, gamma=2.0, fit_intercept=offset, tol=PAGE_TOL, max_iter=60).fit(X, y)
+    other = rbf_kernel(X[::-1], gamma=2.0)
+    Ks, ys = np.array([other, K, K]), np.array([y[::-1], y, y])
+    alpha = np.zeros_like(ys)
+    taken = batch.steps(Ks, ys, 10.0, alpha, ys.copy(), PAGE_TOL, 60, offset)
+    np.testing.assert_array_equal(taken, 60)
+    np.testing.assert_array_equal(alpha[1], single.alpha_)
+    np.testing.assert_array_equal(alpha[2], single.alpha_)
+
+
+@pytest.mark.parametrize("offset", [True, False])
+def test_the_batched_polish_of_one_problem_is_its_polish_in_a_batch(offset):
+    X, y = make_dataset("moons", 60, noise=0.3, random_state=4)
+    K = rbf_kernel(X, gamma=1.0)
+    alpha = np.clip(np.random.default_rng(0).uniform(-1, 3, size=60), 0.0, 2.0)
+    if offset:
+        alpha = dual.project(alpha, y, 2.0, True)
+    v = y - K @ (alpha * y)
+    from kernel_core.batch import in_memory
+
+    one = dual.polish(in_memory(K[None]), np.diag(K)[None], y[None], 2.0, alpha[None], v[None], offset)[0]
+    Ks = np.array([rbf_kernel(X, gamma=3.0), K])
+    two = dual.polish(in_memory(Ks), np.einsum("pii->pi", Ks), np.array([y, y]), 2.0, np.array([alpha, alpha]),
+                      np.array([y - Ks[0] @ (alpha * y), v]), offset)[0]
+    np.testing.assert_allclose(two[1], one[0], rtol=0, atol=1e-12)
+
+
+def test_a_fit_reading_kernel_rows_on_demand_is_the_fit_on_the_whole_gram_matrix():
+    from kernel_core.batch import fit_dual
+
+    X, y = make_dataset("circles", 1_100, noise=0.1, random_state=0)     # > dual.WHOLE_GRAM_N: rows on demand
+    model = DualSVM("rbf", C=1.0, gamma=2.0, tol=1e-6).fit(X, y)
+    alpha, b, ok, _ = fit_dual(rbf_kernel(X, gamma=2.0), y, 1.0, tol=1e-6)
+    assert ok and model.converged_
+    np.testing.assert_allclose(model.alpha_, alpha, atol=1e-6)
+    assert model.intercept_ == pytest.approx(b, abs=1e-6)

@@ -8,16 +8,11 @@ from scipy.optimize import minimize
 from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
 from sklearn.linear_model import LogisticRegression, Ridge
 
+from kernel_core.descent import LMS, KernelLMS, affine_powers, max_stable_eta
 from kernel_core.feature_maps import FEATURE_MAPS, polynomial_features
 from kernel_core.kernels import rbf_kernel
-from kernel_core.regression import (
-    LMS,
-    KernelLMS,
-    KernelLogisticRegression,
-    KernelRidge,
-    affine_powers,
-    max_stable_eta,
-)
+from kernel_core.logistic import KernelLogisticRegression
+from kernel_core.ridge import KernelRidge, solve_regularized
 
 CUBIC = FEATURE_MAPS["cubic_1d"]
 
@@ -264,6 +259,21 @@ def test_kernel_ridge_with_a_feature_map_kernel_is_ridge_on_its_features():
     ref = Ridge(alpha=0.3, fit_intercept=False).fit(CUBIC.phi(x), y)
     x_new = np.linspace(-1, 1, 7)
     np.testing.assert_allclose(ours.predict(x_new), ref.predict(CUBIC.phi(x_new)), rtol=1e-10, atol=1e-12)
+
+
+def test_ridge_system_is_solved_by_cholesky_where_psd_and_by_lu_where_not(monkeypatch):
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(20, 2)), rng.normal(size=20)
+    K = rbf_kernel(X, gamma=0.5)
+    calls = []
+    cholesky = np.linalg.cholesky
+    monkeypatch.setattr(np.linalg, "cholesky", lambda A: calls.append(A.shape) or cholesky(A))
+    beta = solve_regularized(K, 0.1, y)
+    assert calls == [(20, 20)]
+    ref = SkKernelRidge(alpha=0.1, kernel="precomputed").fit(K, y)
+    np.testing.assert_allclose(beta, ref.dual_coef_, rtol=1e-10)
+    indefinite = -3.0 * np.eye(20)          # K + λI = -2.9 I: Cholesky refuses it, LU solves it
+    np.testing.assert_allclose(solve_regularized(indefinite, 0.1, y), y / -2.9, rtol=1e-12)
 
 
 @pytest.mark.parametrize("lam", [0.0, -1.0, np.nan, np.inf])

@@ -1,13 +1,12 @@
-"""Kernel regression: LMS with features and with kernels, kernel ridge, kernel logistic regression.
+"""Gradient descent for least squares: LMS on features, kernel LMS on β, and the engine every descent model runs on.
 
-Notation (n training points, p features, m query points, T steps)
+Notation (n training points, p features, T steps)
     Phi    (n, p)  Φ, row i is φ(x_i)
     theta  (p,)    θ, weights in feature space; f(x) = θᵀφ(x)
     K      (n, n)  Gram matrix K[i, j] = K(x_i, x_j) = φ(x_i)·φ(x_j)
     beta   (n,)    β, representer coefficients: θ = Σ_j β_j φ(x_j), f(x) = Σ_j β_j K(x_j, x)
-    y      (n,)    real targets (regression) or labels in {-1, +1} (logistic)
+    y      (n,)    real targets
     eta    float   η > 0, the step (the notes call it α; here α belongs to the SVM duals)
-    lam    float   λ > 0, the regularization strength
     t      int     step, 0..T
 
 The notes (CS229 kernel methods; ECE 5984 "Kernel linear regression") start from θ = 0,
@@ -15,7 +14,7 @@ so θ stays in the span of the φ(x_i) and every LMS step on θ is a step on β.
 iterative models run exactly n_iter steps, as the notes' loop does, and keep a history_
 the pages replay. A run whose objective blows up (η above the stable limit) stops at that step with a
 warning and diverged_ = True, keeping its history up to there, so a page can show the divergence; nothing it
-keeps is NaN or infinite.
+keeps is NaN or infinite (see descend).
 """
 
 import warnings
@@ -23,8 +22,8 @@ import warnings
 import numpy as np
 
 from .history import even_steps
-from .kernels import checked_gram, make_kernel
-from .validation import check_array, check_int, check_predict_input, check_labels, check_positive, check_targets
+from .representer import KernelModel
+from .validation import check_array, check_int, check_positive, check_targets
 
 MAX_ITER = 1_000_000
 HISTORY_POINTS = 101
@@ -60,7 +59,7 @@ def max_stable_eta(K, *, stochastic=False):
     return _limit(top)
 
 
-def _resolve_eta(eta, limit):
+def resolve_eta(eta, limit):
     """eta=None picks half the stable limit() (1/λ_max for batch), well inside the stable range."""
     if eta is None:
         bound = limit()
@@ -87,7 +86,7 @@ def affine_powers(A, b, k):
     return power, total
 
 
-def _descend(params, step, objective, T, eta, limit, what, affine=None):
+def descend(params, step, objective, T, eta, limit, what, affine=None):
     """Apply step(params, t) in place for t = 0..T−1, recording the objective and params; returns the recorded
     steps, objectives and params, and whether the run diverged.
 
@@ -182,7 +181,7 @@ class LMS:
                 return _limit(np.max(np.einsum("ij,ij->i", Phi, Phi)))
             return _limit(np.linalg.norm(Phi, 2) ** 2)
 
-        eta = _resolve_eta(self.eta, limit)
+        eta = resolve_eta(self.eta, limit)
 
         if self.stochastic:
             order = _sample_order(n, T, self.random_state)
@@ -201,7 +200,7 @@ class LMS:
             r = y - Phi @ theta
             return 0.5 * (r @ r)
 
-        steps, losses, thetas, self.diverged_ = _descend(np.zeros(p), step, loss, T, eta, limit, "LMS", affine)
+        steps, losses, thetas, self.diverged_ = descend(np.zeros(p), step, loss, T, eta, limit, "LMS", affine)
         self.theta_, self.eta_ = thetas[-1], eta
         self.history_ = {"t": steps, "loss": losses, "theta": thetas}
         return self
@@ -217,30 +216,7 @@ class LMS:
         return Phi @ self.theta_
 
 
-class _KernelModel:
-    """Shared parts of the models f(x) = Σ_j β_j K(x_j, x)."""
-
-    def _gram(self, X):
-        self._k = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
-        self.X_fit_ = X
-        return checked_gram(self._k, X, X)
-
-    def _cross(self, X):
-        X = check_predict_input(self, X, "beta_", getattr(self, "X_fit_", None))
-        return checked_gram(self._k, self.X_fit_, X)
-
-    def decision_function(self, X):
-        """f(x) = Σ_j β_j K(x_j, x) for each row x of X."""
-        K = self._cross(X)
-        return self.beta_ @ K
-
-    def bumps(self, X):
-        """The representer theorem's terms β_j K(x_j, x), shape (n, m); they sum to f(x)."""
-        K = self._cross(X)
-        return self.beta_[:, None] * K
-
-
-class KernelLMS(_KernelModel):
+class KernelLMS(KernelModel):
     """LMS in the representer coordinates β (CS229 "final algorithm with kernel").
 
     Batch: β ← β + η (y − Kβ). Stochastic: β_i ← β_i + η (y_i − Σ_j β_j K_ji) for one i per
@@ -281,7 +257,7 @@ class KernelLMS(_KernelModel):
         def limit():
             return max_stable_eta(K, stochastic=self.stochastic)
 
-        eta = _resolve_eta(self.eta, limit)
+        eta = resolve_eta(self.eta, limit)
         if self.stochastic:
             order = _sample_order(X.shape[0], T, self.random_state)
 
@@ -299,7 +275,7 @@ class KernelLMS(_KernelModel):
             r = y - K @ beta
             return 0.5 * (r @ r)
 
-        steps, losses, betas, self.diverged_ = _descend(np.zeros(X.shape[0]), step, loss, T, eta, limit, "Kernel LMS",
+        steps, losses, betas, self.diverged_ = descend(np.zeros(X.shape[0]), step, loss, T, eta, limit, "Kernel LMS",
                                                         affine)
         self.beta_, self.eta_ = betas[-1], eta
         self.history_ = {"t": steps, "loss": losses, "beta": betas}
@@ -307,135 +283,3 @@ class KernelLMS(_KernelModel):
 
     def predict(self, X):
         return self.decision_function(X)
-
-
-class KernelRidge(_KernelModel):
-    """Kernel ridge regression: β solves (K + λI) β = y; f(x) = Σ_j β_j K(x_j, x).
-
-    In feature space it minimizes ½ Σ_i (y_i − θᵀφ(x_i))² + (λ/2)‖θ‖², whose minimizer is
-    θ = Σ_j β_j φ(x_j) with this β (scikit-learn's KernelRidge with alpha = λ).
-    The system is solved by LU (np.linalg.solve), never by inverting; LU also copes with
-    indefinite kernels such as sigmoid, where Cholesky would fail.
-
-    Attributes: beta_ (n,), X_fit_ (n, d).
-    """
-
-    def __init__(self, kernel="rbf", *, lam=1.0, gamma=None, degree=3, coef0=1.0):
-        self.kernel = kernel
-        self.lam = lam
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-
-    def fit(self, X, y):
-        X, y = check_targets(X, y)
-        lam = check_positive(self.lam, "lam")
-        K = self._gram(X)
-        # K + λI in a new array: K may be the caller's (a callable kernel's), even read-only
-        A = K + lam * np.eye(K.shape[0])
-        try:
-            beta = np.linalg.solve(A, y)
-        except np.linalg.LinAlgError:
-            raise ValueError(
-                f"K + λI is singular for lam={lam:g} (the kernel is not positive semidefinite "
-                "here); increase lam or choose a valid kernel."
-            ) from None
-        self.beta_ = beta
-        return self
-
-    def predict(self, X):
-        return self.decision_function(X)
-
-
-def _sigmoid(s):
-    """σ(s) = 1/(1 + e^{−s}) without overflow for large |s|."""
-    return np.exp(-np.logaddexp(0.0, -s))
-
-
-class KernelLogisticRegression(_KernelModel):
-    """Kernel logistic regression by gradient descent on β.
-
-    Objective, with labels y ∈ {−1, +1} and f = Kβ:
-        J(β) = Σ_i log(1 + exp(−y_i f_i)) + (λ/2) βᵀKβ,
-    the log-loss of P(y = +1 | x) = σ(f(x)) plus (λ/2)‖θ‖² for θ = Σ_j β_j φ(x_j). This is
-    scikit-learn's LogisticRegression objective with C = 1/λ and no intercept, kernelized.
-
-    Step: gradient descent on θ, written in β. ∇_θ J = Σ_i (λβ_i − y_i σ(−y_i f_i)) φ(x_i), so
-        β ← (1 − ηλ) β + η y ∘ σ(−y ∘ Kβ).
-    With y01 = (y + 1)/2 ∈ {0, 1}, y ∘ σ(−y ∘ f) = y01 − σ(f): at λ = 0 this is the notes'
-    update β ← β + η (y − σ(Kβ)) (ECE 5984, "Kernel logistic regression"). The notes label
-    the loss ½Σ(y − σ)², but the gradient they step along is that of the log-loss used here.
-    J is (λ_max(K)/4 + λ)-smooth in θ, so it decreases at every step for η < 2/(λ_max/4 + λ).
-
-    Parameters
-    ----------
-    kernel, gamma, degree, coef0 : as in KernelLMS.
-    lam : λ > 0.
-    eta : step η > 0; None picks 1/(λ_max(K)/4 + λ), half the limit.
-    n_iter : the number of gradient steps (exactly that many are run).
-
-    Attributes
-    ----------
-    beta_ : (n,) β after n_iter steps, from β = 0.
-    eta_ : the step used.
-    classes_ : array([-1., 1.]), the column order of predict_proba.
-    history_ : dict of arrays at up to 101 evenly spaced steps "t" (0 and T included):
-        "objective" J(β_t) and "beta" (len(t), n).
-    """
-
-    def __init__(self, kernel="rbf", *, lam=0.1, eta=None, n_iter=1000, gamma=None, degree=3,
-                 coef0=1.0):
-        self.kernel = kernel
-        self.lam = lam
-        self.eta = eta
-        self.n_iter = n_iter
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-
-    def fit(self, X, y):
-        X = check_array(X)
-        y = check_labels(y, X.shape[0])
-        lam = check_positive(self.lam, "lam")
-        T = check_int(self.n_iter, "n_iter", low=1, high=MAX_ITER)
-        K = self._gram(X)
-
-        def limit():
-            return 2.0 / (max(np.linalg.eigvalsh(K)[-1], 0.0) / 4.0 + lam)
-
-        eta = _resolve_eta(self.eta, limit)
-
-        # the step below in place, with σ(s) = (1 + tanh(s/2))/2: one transcendental per point and no new arrays,
-        # half the time of the plain expression (a step is ~10 numpy calls on n numbers)
-        f = np.empty(X.shape[0])
-        half_y, decay, half_eta_y = -0.5 * y, 1.0 - eta * lam, 0.5 * eta * y
-
-        def step(beta, t):
-            # β ← (1 − ηλ) β + η y ∘ σ(−y ∘ Kβ)
-            np.dot(K, beta, out=f)
-            np.multiply(f, half_y, out=f)
-            np.tanh(f, out=f)
-            np.add(f, 1.0, out=f)
-            np.multiply(f, half_eta_y, out=f)
-            np.multiply(beta, decay, out=beta)
-            np.add(beta, f, out=beta)
-
-        def objective(beta):
-            f = K @ beta
-            return np.sum(np.logaddexp(0.0, -y * f)) + 0.5 * lam * (beta @ f)
-
-        steps, values, betas, self.diverged_ = _descend(np.zeros(X.shape[0]), step, objective, T, eta, limit,
-                                                        "Kernel logistic regression")
-        self.beta_, self.eta_ = betas[-1], eta
-        self.classes_ = np.array([-1.0, 1.0])
-        self.history_ = {"t": steps, "objective": values, "beta": betas}
-        return self
-
-    def predict_proba(self, X):
-        """(m, 2): columns P(y = −1 | x), P(y = +1 | x) = σ(f(x))."""
-        p = _sigmoid(self.decision_function(X))
-        return np.column_stack([1.0 - p, p])
-
-    def predict(self, X):
-        """sign(f(x)) in {-1, +1} (f = 0 goes to +1)."""
-        return np.where(self.decision_function(X) >= 0.0, 1.0, -1.0)

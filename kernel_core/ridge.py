@@ -1,0 +1,62 @@
+"""Kernel ridge regression: β solves (K + λI) β = y, by Cholesky where K is PSD.
+
+Notation (n training points, m query points)
+    K      (n, n)  Gram matrix K[i, j] = K(x_i, x_j) = φ(x_i)·φ(x_j)
+    beta   (n,)    β, representer coefficients: f(x) = Σ_j β_j K(x_j, x)
+    y      (n,)    real targets
+    lam    float   λ > 0, the regularization strength
+    L      (n, n)  lower-triangular Cholesky factor, L Lᵀ = K + λI
+"""
+
+import numpy as np
+
+from .representer import KernelModel
+from .validation import check_positive, check_targets
+
+
+def solve_regularized(K, lam, y):
+    """β with (K + λI) β = y, never inverting: for a PSD K, K + λI is positive definite, so Cholesky (L Lᵀ) and
+    two triangular solves; a kernel that is not PSD (sigmoid) may make Cholesky fail, and then LU solves it."""
+    # K + λI in a new array: K may be the caller's (a callable kernel's), even read-only
+    A = K + lam * np.eye(K.shape[0])
+    try:
+        L = np.linalg.cholesky(A)
+    except np.linalg.LinAlgError:
+        return np.linalg.solve(A, y)
+    # numpy has no triangular solver (and kernel_core depends on numpy alone): solve with L, then with Lᵀ
+    return np.linalg.solve(L.T, np.linalg.solve(L, y))
+
+
+class KernelRidge(KernelModel):
+    """Kernel ridge regression: β solves (K + λI) β = y; f(x) = Σ_j β_j K(x_j, x).
+
+    In feature space it minimizes ½ Σ_i (y_i − θᵀφ(x_i))² + (λ/2)‖θ‖², whose minimizer is
+    θ = Σ_j β_j φ(x_j) with this β (scikit-learn's KernelRidge with alpha = λ).
+    The system is solved by Cholesky where K + λI is positive definite, else by LU (indefinite
+    kernels such as sigmoid), never by inverting (solve_regularized).
+
+    Attributes: beta_ (n,), X_fit_ (n, d).
+    """
+
+    def __init__(self, kernel="rbf", *, lam=1.0, gamma=None, degree=3, coef0=1.0):
+        self.kernel = kernel
+        self.lam = lam
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+
+    def fit(self, X, y):
+        X, y = check_targets(X, y)
+        lam = check_positive(self.lam, "lam")
+        K = self._gram(X)
+        try:
+            self.beta_ = solve_regularized(K, lam, y)
+        except np.linalg.LinAlgError:
+            raise ValueError(
+                f"K + λI is singular for lam={lam:g} (the kernel is not positive semidefinite "
+                "here); increase lam or choose a valid kernel."
+            ) from None
+        return self
+
+    def predict(self, X):
+        return self.decision_function(X)
