@@ -59,6 +59,17 @@ def max_stable_eta(K, *, stochastic=False):
     return _limit(top)
 
 
+def eta_from_ratio(K, eta_ratio, *, stochastic=False):
+    """(η, η_max, warnings): η = eta_ratio · η_max, a step named as a fraction of its stable limit on the Gram matrix
+    K, and a warning when the ratio is above 1: the run may still finish, but its loss can grow instead of shrink."""
+    eta_max = max_stable_eta(K, stochastic=stochastic)
+    eta = eta_ratio * eta_max
+    warnings = () if eta_ratio <= 1 else (
+        f"η = {eta:.4g} is above the stable limit η_max = {eta_max:.4g}: steps can overshoot and the loss can "
+        "grow. Move η / η_max below 1.",)
+    return eta, eta_max, warnings
+
+
 def resolve_eta(eta, limit):
     """eta=None picks half the stable limit() (1/λ_max for batch), well inside the stable range."""
     if eta is None:

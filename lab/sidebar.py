@@ -11,7 +11,8 @@ from datasets.upload import DECIMALS, MAX_ABS_COORD, read_points_csv
 from figures.boundary import GRID_POINTS
 from kernel_core.svm import DualSVM, PrimalSVM
 from lab import points, widgets
-from lab.state import FORMULA_MAX_LENGTH, MAX_USER_POINTS, N_MAX
+from kernel_core.formula import MAX_LENGTH as FORMULA_MAX_LENGTH
+from lab.state import MAX_USER_POINTS, N_MAX
 
 CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (vermillion)", 2: "class 2 (green)"}
 

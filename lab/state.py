@@ -9,7 +9,6 @@ can be reworded without breaking a shared link. Links made before this schema st
 import math
 from dataclasses import dataclass
 
-from kernel_core.formula import MAX_LENGTH as FORMULA_MAX_LENGTH
 
 SIDEBAR = "sidebar"
 APP = "app"   # the app-wide view settings: presenter mode and the controls a shared link hides

@@ -62,7 +62,8 @@ LESSONS = [
     Lesson(3, "primal-dual", "SVM: primal versus dual",
            "hard margin, offset and slack C solved both ways: w, b, the duality gap, KKT and the α's",
            "lessons.primal_dual", ("kernel_core/svm.py", "kernel_core/smo.py", "kernel_core/dual.py",
-                                   "kernel_core/primal.py")),
+                                   "kernel_core/primal.py", "kernel_core/crossval.py", "kernel_core/batch.py",
+                                   "kernel_core/multiclass.py")),
     Lesson(4, "pegasos", "Pegasos & the perceptron",
            "kernelized SGD exactly as Algorithm 1 of the notes, replayed step by step, and the kernel perceptron",
            "lessons.pegasos", ("kernel_core/pegasos.py", "kernel_core/perceptron.py")),
@@ -71,7 +72,8 @@ LESSONS = [
            "lessons.mercer", ("kernel_core/mercer.py", "kernel_core/formula.py")),
     Lesson(6, "regression", "Kernel regression",
            "kernel ridge and the representer bumps, gradient descent on θ and on β, kernel logistic regression",
-           "lessons.regression", ("kernel_core/ridge.py", "kernel_core/descent.py", "kernel_core/logistic.py")),
+           "lessons.regression", ("kernel_core/ridge.py", "kernel_core/descent.py", "kernel_core/logistic.py",
+                                  "kernel_core/representer.py")),
 ]
 
 

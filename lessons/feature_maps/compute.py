@@ -13,7 +13,7 @@ from kernel_core.feature_maps import (FEATURE_MAPS, gaussian_taylor_error, gauss
                                       gaussian_taylor_kernel, operation_counts)
 from kernel_core.grid import make_grid_1d
 from kernel_core.kernels import rbf_kernel
-from kernel_core.regression import LMS, KernelLMS, max_stable_eta
+from kernel_core.descent import LMS, KernelLMS, eta_from_ratio
 from lab.caught import caught_warnings
 from lab.memo import memo
 from lessons.feature_maps.fields import M_MAX, P_MAX
@@ -35,17 +35,6 @@ def map_source(name):
     """The code of feature map `name`'s φ and of its kernel (read once per map)."""
     fm = FEATURE_MAPS[name]
     return inspect.getsource(fm.phi) + "\n\n" + inspect.getsource(fm.kernel)
-
-
-def descent_step(K, eta_ratio, stochastic):
-    """η = eta_ratio · η_max for gradient descent on the Gram matrix K, η_max its stable limit, and a warning
-    when η is above it: the run may still finish, but its loss can grow instead of shrink."""
-    eta_max = max_stable_eta(K, stochastic=stochastic)
-    eta = eta_ratio * eta_max
-    warnings = () if eta_ratio <= 1 else (
-        f"η = {eta:.4g} is above the stable limit η_max = {eta_max:.4g}: steps can overshoot and the loss can "
-        "grow. Move η / η_max below 1.",)
-    return eta, eta_max, warnings
 
 
 @dataclass(frozen=True)
@@ -137,7 +126,7 @@ def taylor(gamma, z, m):
 @memo(max_entries=32)
 def cubic_fit(x, y, eta_ratio, T, stochastic, seed):
     """GD on θ with φ = (1, x, x², x³) and on β with the matching kernel, same η, T and sample order."""
-    eta, eta_max, warnings = descent_step(CUBIC.kernel(x), eta_ratio, stochastic)
+    eta, eta_max, warnings = eta_from_ratio(CUBIC.kernel(x), eta_ratio, stochastic=stochastic)
     grid = make_grid_1d(x, n=FIT_GRID)
     with caught_warnings() as messages:
         lms = LMS(eta=eta, n_iter=T, stochastic=stochastic, random_state=seed).fit(CUBIC.phi(x), y)

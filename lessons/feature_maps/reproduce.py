@@ -56,7 +56,7 @@ def cubic_fit(link, x, y, eta_ratio, T, stochastic, seed):
     run = f"eta=eta, n_iter={T!r}, stochastic={stochastic!r}, random_state={seed!r}"
     return script(1, "gradient descent on θ and on β, cubic house prices", link,
                    "from kernel_core.grid import make_grid_1d\n"
-                   "from kernel_core.regression import LMS, KernelLMS, max_stable_eta\n",
+                   "from kernel_core.descent import LMS, KernelLMS, max_stable_eta\n",
                    "# scikit-learn has no plain gradient descent on least squares with this step and sample order\n"
                    "# (SGDRegressor schedules and regularizes its steps): kernel_core's LMS and KernelLMS run it.\n"
                    + data(x, y, "x", "y") + "\n\n"

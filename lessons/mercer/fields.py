@@ -1,6 +1,7 @@
 """Lesson 5's controls in the URL schema (lab/state.py): each key, its type, default and allowed values."""
 
-from lab.state import C_VALUES, FORMULA_MAX_LENGTH, Field, GAMMA_VALUES, choice, kernel_fields, number
+from kernel_core.formula import MAX_LENGTH as FORMULA_MAX_LENGTH
+from lab.state import C_VALUES, GAMMA_VALUES, Field, choice, kernel_fields, number
 
 PAGE = "mercer"
 

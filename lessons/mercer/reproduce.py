@@ -1,7 +1,7 @@
 """The Reproduce in Python scripts of this lesson's sections (lab/reproduce.py says what they hold)."""
 
 from lab.memo import memo
-from lab.reproduce import data, matrix, script, sklearn_expr, sklearn_imports, sklearn_kernel
+from lab.reproduce import data, script, sklearn_expr, sklearn_imports, sklearn_kernel
 from lessons.mercer.compute import BASE_KERNELS
 
 

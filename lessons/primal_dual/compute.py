@@ -10,7 +10,7 @@ from figures.boundary import GRID_POINTS
 from figures.multiclass import ovr_figure as _ovr_figure
 from figures.svm import alpha_bars as _alpha_bars, primal_dual_figure
 from figures.validation import cv_curves, cv_heatmap
-from kernel_core import crossval, smo, svm
+from kernel_core import crossval, multiclass, smo, svm
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.kernels import KernelSpec
@@ -29,7 +29,7 @@ GAP_TOL = 1e-8
 # libsvm has no step limit of its own: C = 1000 with a degree-10 polynomial ran for minutes
 SKLEARN_MAX_ITER = 500_000
 # the dual solver's code shown on the page, by "with offset b": SMO, else coordinate descent
-SOLVER_SOURCE = {True: inspect.getsource(smo._smo), False: inspect.getsource(smo._coordinate_descent)}
+SOLVER_SOURCE = {True: inspect.getsource(smo.pair_step), False: inspect.getsource(smo.coordinate_step)}
 
 alpha_bars, ovr_figure = map(memo(), (_alpha_bars, _ovr_figure))
 # the validation heatmap: k stratified folds, shuffled with the sidebar's seed, over the C and γ slider grids
@@ -313,10 +313,10 @@ class OneVsRestResult:
 
 @memo(max_entries=16)
 def one_vs_rest(X, y, test, kernel, C, offset):
-    """kernel_core.crossval.OneVsRest fitted on (X, y), its f_c on the plot grid and its accuracies."""
+    """kernel_core.multiclass.OneVsRest fitted on (X, y), its f_c on the plot grid and its accuracies."""
     grid = make_grid(X, n=GRID_POINTS)
     with caught_warnings() as messages:
-        model = crossval.OneVsRest(**kernel.params(), C=C, fit_intercept=offset, tol=DUAL_TOL).fit(X, y)
+        model = multiclass.OneVsRest(**kernel.params(), C=C, fit_intercept=offset, tol=DUAL_TOL).fit(X, y)
     F = model.decision_function(grid.points)
     return OneVsRestResult(
         classes=model.classes_, xs=grid.x, ys=grid.y, Z=F.T.reshape(len(model.classes_), grid.y.size, grid.x.size),

@@ -11,9 +11,10 @@ from figures.regression import bumps_figure, history_figure, two_fits_figure
 from kernel_core.feature_maps import (MAX_TAYLOR_TERMS, gaussian_taylor_error, gaussian_taylor_features,
                                       polynomial_features)
 from kernel_core.grid import make_grid, make_grid_1d
-from kernel_core.regression import LMS, KernelLMS, KernelLogisticRegression, KernelRidge
+from kernel_core.descent import LMS, KernelLMS, eta_from_ratio
+from kernel_core.logistic import KernelLogisticRegression
+from kernel_core.ridge import KernelRidge
 from lab.caught import caught_warnings
-from lessons.feature_maps.compute import descent_step
 from lab.memo import memo
 
 FIT_GRID = 200
@@ -123,7 +124,7 @@ def explicit_map(X, spec):
 def fit_descent(x, y, spec, eta_ratio, T, stochastic, seed):
     """Kernel LMS (β ← β + η(y − Kβ)) and, where the kernel has a finite map, LMS on θ with the same
     η, T and sample order."""
-    eta, eta_max, warnings = descent_step(spec.function()(x), eta_ratio, stochastic)
+    eta, eta_max, warnings = eta_from_ratio(spec.function()(x), eta_ratio, stochastic=stochastic)
     grid = make_grid_1d(x, n=FIT_GRID)
     phi, phi_note = explicit_map(grid.points, spec)
     f_theta = loss_theta = max_diff = None

@@ -1,7 +1,7 @@
 """The Reproduce in Python scripts of this lesson's sections (lab/reproduce.py says what they hold)."""
 
 from lab.memo import memo
-from lab.reproduce import core_kernel_args, data, matrix, script, sklearn_imports, sklearn_kernel
+from lab.reproduce import core_kernel_args, data, script, sklearn_imports, sklearn_kernel
 
 
 @memo(max_entries=16)
@@ -24,7 +24,7 @@ def descent(link, x, y, spec, eta_ratio, T, stochastic, seed):
     kernel = core_kernel_args(spec)
     return script(6, "kernel LMS, gradient descent on β", link,
                    "from kernel_core.kernels import make_kernel\n"
-                   "from kernel_core.regression import KernelLMS, max_stable_eta\n",
+                   "from kernel_core.descent import KernelLMS, max_stable_eta\n",
                    "# scikit-learn has no kernel LMS (gradient descent on β with this step and sample order):\n"
                    "# kernel_core runs it\n"
                    + data(x, y, "x", "y")
@@ -39,7 +39,7 @@ def descent(link, x, y, spec, eta_ratio, T, stochastic, seed):
 def logistic(link, X, y, spec, lam, T):
     """Lesson 6, kernel logistic regression by gradient descent on β, kernel_core."""
     return script(6, "kernel logistic regression", link,
-                   "from kernel_core.regression import KernelLogisticRegression\n",
+                   "from kernel_core.logistic import KernelLogisticRegression\n",
                    "# scikit-learn's LogisticRegression works on features, not on β with a Gram matrix and this\n"
                    "# step: kernel_core runs gradient descent on J(β) = Σ log(1 + exp(−yᵢf(xᵢ))) + λ/2 βᵀKβ\n"
                    + data(X, y)

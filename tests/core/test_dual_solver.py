@@ -76,13 +76,17 @@ def test_predicting_before_fit_is_a_value_error_saying_call_fit(method):
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("C", [1.0, 100.0])
-def test_sigmoid_dual_reaches_libsvms_kkt_point(seed, C):
+def test_sigmoid_dual_reaches_a_kkt_point_no_worse_than_libsvms(seed, C):
+    """K is not PSD, so the dual is not concave and has several KKT points: which one a solver stops at depends on
+    the last bits of its arithmetic (the same code stops at LIBSVM's on one machine and at a higher one on another).
+    Ours is a KKT point whose objective is LIBSVM's or higher."""
     X, y = sigmoid_problem(seed)
     K = sigmoid_kernel(X, gamma=0.2, coef0=0.0)
     svc = SVC(kernel="precomputed", C=C, tol=1e-9, shrinking=False).fit(K, -y)
     model = DualSVM("sigmoid", C=C, gamma=0.2, coef0=0.0, tol=1e-9).fit(X, y)
-    np.testing.assert_allclose(model.dual_objective_, sklearn_dual_objective(svc, K, y), rtol=1e-6)
-    assert model.converged_
+    assert model.converged_ and model.kkt_.max_violation <= 1e-9
+    libsvm = sklearn_dual_objective(svc, K, y)
+    assert model.dual_objective_ >= libsvm - 1e-6 * abs(libsvm)
 
 
 def test_a_precomputed_gram_that_is_not_psd_reaches_libsvms_kkt_point():

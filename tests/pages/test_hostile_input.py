@@ -22,7 +22,7 @@ from kernel_core.kernels import rbf_kernel
 from kernel_core.mercer import check_psd
 from kernel_core.pegasos import KernelPegasos
 from kernel_core.perceptron import KernelPerceptron
-from kernel_core.regression import KernelLogisticRegression
+from kernel_core.logistic import KernelLogisticRegression
 from kernel_core.svm import DualSVM, PrimalSVM
 from figures.boundary import GRID_POINTS
 from lab.state import MAX_USER_POINTS, N_MAX

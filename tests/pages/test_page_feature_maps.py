@@ -12,7 +12,7 @@ import datasets
 from figures.feature_maps import cost_figure, taylor_error_figure, taylor_figure
 from kernel_core.feature_maps import FEATURE_MAPS, gaussian_taylor_error, operation_counts
 from kernel_core.grid import make_grid_1d
-from kernel_core.regression import LMS, KernelLMS, max_stable_eta
+from kernel_core.descent import LMS, KernelLMS, max_stable_eta
 from pageutil import chart, decode, figure, figures, metrics, open_page, page_data, table
 
 PAGE = "lessons/feature_maps/page.py"

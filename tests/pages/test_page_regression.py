@@ -13,8 +13,9 @@ from figures.regression import bumps_figure, history_figure, two_fits_figure
 from kernel_core.feature_maps import MAX_TAYLOR_TERMS, gaussian_taylor_features, polynomial_features
 from kernel_core.grid import make_grid, make_grid_1d
 from kernel_core.kernels import KernelSpec, make_kernel
-from kernel_core.regression import LMS, KernelLMS, KernelLogisticRegression, KernelRidge, max_stable_eta
-from lessons.feature_maps.compute import descent_step
+from kernel_core.descent import LMS, KernelLMS, eta_from_ratio, max_stable_eta
+from kernel_core.logistic import KernelLogisticRegression
+from kernel_core.ridge import KernelRidge
 from lessons.regression.compute import REPLAY_FRAMES, fit_descent
 from pageutil import chart, decode, figure, figures, metrics, open_page, page_data, table
 
@@ -162,7 +163,7 @@ def test_descent_result_carries_the_theta_route_only_where_a_finite_map_exists()
 def test_a_step_above_the_stable_limit_and_only_such_a_step_carries_a_warning():
     K = make_kernel("rbf", gamma=1.0)(np.linspace(-1, 1, 10)[:, None])
     for ratio, warned in ((0.95, False), (1.0, False), (1.05, True)):
-        eta, eta_max, warnings = descent_step(K, ratio, stochastic=False)
+        eta, eta_max, warnings = eta_from_ratio(K, ratio)
         np.testing.assert_allclose([eta, eta_max], [ratio * max_stable_eta(K), max_stable_eta(K)], rtol=1e-15)
         assert bool(warnings) == warned and all("above the stable limit" in w for w in warnings)
 
