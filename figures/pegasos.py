@@ -10,7 +10,7 @@ import numpy as np
 
 from figures import figure, plot_values
 from figures.palette import CLASS_COLORS, CLASS_PATTERNS, GREYS, PRIMAL, SECONDARY
-from figures.boundary import LINE_TRACES, boundary_frames, decision_figure
+from figures.boundary import boundary_frames, decision_figure, first_overlay
 
 # bytes of frame data the α animation may carry (two float32 traces per frame, base64 in JSON),
 # and at most this many frames: 25 steps play smoothly enough, and each frame is sent again with
@@ -145,7 +145,7 @@ def perceptron_figure(xs, ys, Z, X, y, alpha, *, title=None, height=440, replay=
     last being Z's: frames of the lines f = 0, ±1 and of the rings, made when they are asked for (figures.figure).
     """
     hit = np.flatnonzero(np.asarray(alpha) > 0)
-    rings_trace = 1 + len(LINE_TRACES) + 2   # after the field, the lines and the two classes
+    rings_trace = first_overlay(None, None, own)
 
     def frames():
         Zs, labels, alphas = replay()
