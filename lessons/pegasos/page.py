@@ -142,11 +142,17 @@ def perceptron_section(perceptron, drawn):
         page.boundary_chart(drawn["pg_perceptron"], key="pg_perceptron",
                             name="Kernel perceptron: f(x) over the plane")
     with right:
+        epochs = "1 epoch" if perceptron.n_epochs == 1 else f"{perceptron.n_epochs} epochs"
         if perceptron.converged:
             st.success(f"Converged: epoch {perceptron.n_epochs} made no mistake, so every training point is "
                        "classified correctly with this kernel.", icon=":material/check_circle:")
+        elif perceptron.fails_mercer:
+            st.warning(f"Did not converge in {epochs}, and the data is not to blame: this kernel is not positive "
+                       "semi-definite on these points (lesson 5 shows its negative eigenvalues), so no feature space "
+                       "makes f a plane and the perceptron's convergence theorem does not apply. Change the kernel, "
+                       "not the epochs: linear, polynomial with r ≥ 0 and RBF are always valid.",
+                       icon=":material/warning:")
         else:
-            epochs = "1 epoch" if perceptron.n_epochs == 1 else f"{perceptron.n_epochs} epochs"
             st.warning(f"Did not converge in {epochs}: the data is not separable through "
                        "the origin with this kernel (or it needs more epochs). A more local kernel (RBF with a "
                        "larger γ) separates more, and more epochs give it more passes.", icon=":material/warning:")

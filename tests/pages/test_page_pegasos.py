@@ -219,3 +219,12 @@ def test_perceptron_plot_replays_each_epoch_ending_on_the_drawn_lines_and_rings(
     np.testing.assert_array_equal(decode(frame_data(spec, len(spec["frames"]) - 1)[rings]["marker"]["size"]),
                                   decode(spec["data"][rings]["marker"]["size"]))
     assert len(figure(page, "pg_perceptron")) <= 150_000
+
+
+def test_a_perceptron_on_a_kernel_that_fails_mercer_is_told_so_not_to_separate_more():
+    # sigmoid on the default circles: K has negative eigenvalues, there is no feature space, and "not separable
+    # through the origin: take RBF with a larger γ" blamed the data for what the kernel does
+    at = open_page(PAGE, widgets={"pg_kernel": "sigmoid"})
+    warnings = " ".join(w.value for w in at.warning)
+    assert "not positive semi-definite" in warnings and "perceptron" in warnings
+    assert "not separable through the origin" not in warnings
