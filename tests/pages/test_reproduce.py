@@ -138,7 +138,7 @@ def test_primal_dual_script_prints_the_page_numbers(sidebar, widgets):
         np.testing.assert_allclose(vector(printed["α (scikit-learn)"]), vector(printed["α (dual)"]), atol=1e-4 * scale)
 
 
-PEGASOS_LABELS = ["objective at α̂ (t = T)", "objective at α^T", "exact optimum (SVM dual)", "α̂ above the optimum by",
+PEGASOS_LABELS = ["objective at α̂ (t = T)", "objective at αᵀ", "exact optimum (SVM dual)", "α̂ above the optimum by",
                   "training error of α̂", "total mistakes Σ αᵢ", "training error"]
 
 
