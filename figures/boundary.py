@@ -12,7 +12,8 @@ lines as scatter traces 28–31 ms. Clicks are read from the plot area by the ch
 
 The student's own points are drawn apart from the generated ones (a larger diamond with a black outline,
 in a trace named OWN_POINTS whose customdata is each point's index in the student's list), so the chart
-element can let them be dragged and removed.
+element can let them be dragged and removed. They are drawn under the rings: a diamond's tips reach past its
+size, so a ring drawn beneath one was hidden.
 """
 
 import numpy as np
@@ -109,13 +110,23 @@ def _line_traces(lines, names):
             line_trace(plus, name=names[1], width=1.5, dash="dash", showlegend=False)]
 
 
+def _present(points):
+    return points is not None and len(points) > 0
+
+
+def first_overlay(free_sv, bounded_sv, own):
+    """Index of decision_figure's first overlay trace: after the field, the three lines, the two classes, the
+    student's points and the rings, each counted when drawn (frames name the traces they replace by index)."""
+    return 1 + len(LINE_TRACES) + 2 + sum(map(_present, (own, free_sv, bounded_sv)))
+
+
 def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=None, own=None,
                     height=460, overlays=(), line_names=(BOUNDARY, MARGINS), frames=None):
     """Decision function Z (len(ys), len(xs)) over the grid axes xs, ys with the training points.
 
     free_sv / bounded_sv: index arrays into X of free (0 < α < C) and bounded (α = C) support vectors.
-    own: the student's points [(x1, x2, label)] (also in X, y), drawn on top as OWN_POINTS.
-    overlays: more traces, drawn over the lines and points (under the student's points).
+    own: the student's points [(x1, x2, label)] (also in X, y), drawn over the generated points as OWN_POINTS.
+    overlays: more traces, drawn over everything else, from index first_overlay(free_sv, bounded_sv, own).
     line_names: legend names of the line f = 0 and of the lines f = ±1.
     frames: an animation of the lines, e.g. boundary_frames(xs, ys, Z_list, labels).
     """
@@ -131,17 +142,17 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
     )]
     traces += _line_traces(level_sets(xs, ys, Z, (0.0, -1.0, 1.0)), line_names)
     traces += class_traces(X, y)
+    if _present(own):
+        traces.append(own_points_trace(own))
     rings = [(free_sv, "free SV (0 < α < C)", "black", "solid"),
              (bounded_sv, "bounded SV (α = C)", SECONDARY, "dot")]
     for idx, name, color, dash in rings:
-        if idx is not None and len(idx):
+        if _present(idx):
             traces.append(dict(type="scatter",
                 x=X[idx, 0], y=X[idx, 1], mode="markers", name=name, hoverinfo="skip",
                 marker=dict(symbol="circle-open", size=16, color=color, line=dict(width=2.5, color=color)),
             ))
     traces += list(overlays)
-    if own is not None and len(own):
-        traces.append(own_points_trace(own))
     # the layout goes in with the traces: update_layout afterwards costs several times as much
     return figure(traces, frames=frames, layout=dict(
         title=title or {}, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=70),

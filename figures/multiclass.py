@@ -32,8 +32,13 @@ def ovr_figure(xs, ys, Z, X, y, classes, *, own=None, height=460):
                    hovertemplate="x₁=%{x:.2f}, x₂=%{y:.2f}<br>predicted %{customdata}<extra></extra>")]
     for c, label in enumerate(classes):
         (zero,) = level_sets(xs, ys, Z[c], (0.0,))
-        traces.append(line_trace(zero, name=f"f = 0 of {CLASS_LABELS.get(int(label), label)} vs rest",
-                                 color=CLASS_COLORS.get(int(label), "black"), width=2.5, dash="dash"))
+        name = f"f = 0 of {CLASS_LABELS.get(int(label), label)} vs rest"
+        if not zero[0].size:
+            # plotly.js drops the legend entry of a trace with no points: one NaN point keeps it, saying why
+            zero = (np.array([np.nan], dtype=np.float32),) * 2
+            name += " (f is never 0 on this plot)"
+        traces.append(line_trace(zero, name=name, color=CLASS_COLORS.get(int(label), "black"), width=2.5,
+                                 dash="dash"))
     for label in classes:
         mask = y == label
         name = CLASS_LABELS.get(int(label), f"y = {label:g}")

@@ -10,7 +10,7 @@ import numpy as np
 
 from figures import figure, plot_values
 from figures.palette import CLASS_COLORS, CLASS_PATTERNS, GREYS, PRIMAL, SECONDARY
-from figures.boundary import LINE_TRACES, boundary_frames, decision_figure
+from figures.boundary import boundary_frames, decision_figure, first_overlay
 
 # bytes of frame data the α animation may carry (two float32 traces per frame, base64 in JSON),
 # and at most this many frames: 25 steps play smoothly enough, and each frame is sent again with
@@ -38,12 +38,12 @@ def objective_figure(t, objective_last, objective_avg, optimum, *, t_mark=None, 
     """
     t = np.asarray(t, dtype=np.float32)
     traces = [
-        dict(type="scatter", x=t, y=plot_values(objective_last), mode="lines", name="last iterate α^t",
+        dict(type="scatter", x=t, y=plot_values(objective_last), mode="lines", name="last iterate αᵗ",
                    line=dict(color=LAST_COLOR, width=1.5),
-                   hovertemplate="t=%{x:.0f}<br>objective=%{y:.5g}<extra>α^t</extra>"),
-        dict(type="scatter", x=t, y=plot_values(objective_avg), mode="lines", name="average α̂_t",
+                   hovertemplate="t=%{x:.0f}<br>objective=%{y:.5g}<extra>αᵗ</extra>"),
+        dict(type="scatter", x=t, y=plot_values(objective_avg), mode="lines", name="average α̂ₜ",
                    line=dict(color=AVG_COLOR, width=2.5),
-                   hovertemplate="t=%{x:.0f}<br>objective=%{y:.5g}<extra>α̂_t</extra>"),
+                   hovertemplate="t=%{x:.0f}<br>objective=%{y:.5g}<extra>α̂ₜ</extra>"),
     ]
     # the optimum across the plot and t_mark down it, as add_hline / add_vline draw them; passed with the
     # layout in one go, which costs a fraction of those calls and update_layout
@@ -102,12 +102,12 @@ def alpha_animation(snapshot_t, alpha, alpha_avg, y, alpha_star_y, *, height=420
 
     last = frames_at[-1]
     data = [
-        dict(type="bar", x=pos, y=alpha[last], name="last iterate α^t",
+        dict(type="bar", x=pos, y=alpha[last], name="last iterate αᵗ",
                marker=dict(color=[CLASS_COLORS[int(v)] for v in y[order]], opacity=0.55,
                            pattern=dict(shape=[CLASS_PATTERNS[int(v)] for v in y[order]])),
-               hovertemplate="point %{x}<br>α^t=%{y:.4g}<extra></extra>"),
-        dict(type="scatter", x=pos, y=alpha_avg[last], mode="markers", name="average α̂_t", marker=dict(color=AVG_COLOR, size=5),
-                   hovertemplate="point %{x}<br>α̂_t=%{y:.4g}<extra></extra>"),
+               hovertemplate="point %{x}<br>αᵗ=%{y:.4g}<extra></extra>"),
+        dict(type="scatter", x=pos, y=alpha_avg[last], mode="markers", name="average α̂ₜ", marker=dict(color=AVG_COLOR, size=5),
+                   hovertemplate="point %{x}<br>α̂ₜ=%{y:.4g}<extra></extra>"),
         dict(type="scatter", x=pos, y=star, mode="markers", name="exact SVM α*ᵢ yᵢ",
                    marker=dict(symbol="line-ew-open", size=9, color="black", line=dict(width=2)),
                    hovertemplate="point %{x}<br>α*ᵢ yᵢ=%{y:.4g}<extra></extra>"),
@@ -145,7 +145,7 @@ def perceptron_figure(xs, ys, Z, X, y, alpha, *, title=None, height=440, replay=
     last being Z's: frames of the lines f = 0, ±1 and of the rings, made when they are asked for (figures.figure).
     """
     hit = np.flatnonzero(np.asarray(alpha) > 0)
-    rings_trace = 1 + len(LINE_TRACES) + 2   # after the field, the lines and the two classes
+    rings_trace = first_overlay(None, None, own)
 
     def frames():
         Zs, labels, alphas = replay()

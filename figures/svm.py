@@ -7,7 +7,7 @@ import numpy as np
 from figures import figure
 
 from .palette import CLASS_COLORS, CLASS_PATTERNS, EMPHASIS, PRIMAL, SECONDARY
-from .boundary import CLASS_LABELS, LINE_TRACES, boundary_frames, decision_figure, level_sets, line_trace
+from .boundary import CLASS_LABELS, boundary_frames, decision_figure, first_overlay, level_sets, line_trace
 
 PRIMAL_COLOR = PRIMAL
 C_LINE_COLOR = SECONDARY
@@ -78,8 +78,7 @@ def primal_dual_figure(xs, ys, Z_dual, X, y, *, Z_primal=None, free_sv=None, bou
         overlays.append(dict(type="scatter", x=x0, y=y0, mode="markers", name=PAIR_NAME, hoverinfo="skip",
                              marker=dict(symbol="circle-open", size=22, color=PAIR_COLOR,
                                          line=dict(width=3, color=PAIR_COLOR))))
-        # decision_figure's traces before its overlays: the field, the three lines, the two classes, the rings
-        pair_trace = 1 + len(LINE_TRACES) + 2 + sum(idx is not None and len(idx) > 0 for idx in (free_sv, bounded_sv))
+        pair_trace = first_overlay(free_sv, bounded_sv, own)
 
         def with_pairs():
             Z, labels, working_sets = replay()

@@ -64,14 +64,24 @@ def data(X, y, x_name="X", y_name="y"):
     return f"{x_name} = {matrix(X)}\n{y_name} = {vector(y)}\n"
 
 
+# a script saved anywhere and run as `python file.py` has its own folder on sys.path, not the one it is run from:
+# the checkout's root, where kernel_core is, is put there (a path the server knows would be wrong on another machine)
+CHECKOUT = ("# kernel_core is Kernel Lab's own package: the folder this runs from, the checkout's root, holds it\n"
+            "sys.path.insert(0, os.getcwd())\n")
+
+
 def script(number, title, link, imports, body, stdlib=""):
     """A whole script: what it reproduces and the view's link, the imports (stdlib: of the standard library, first),
-    the printing helpers, the body."""
+    the printing helpers, the body. One that uses kernel_core finds it when run from the root of a checkout."""
+    core = "kernel_core" in imports
+    if core:
+        stdlib = "import os\nimport sys\n" + stdlib
     return (f"# Kernel Lab, lesson {number}: {title}. Recomputes the page's numbers for this view:\n"
             + (f"# {link}\n" if link else "")
-            + ("# Run it from a checkout of Kernel Lab (for kernel_core, the lab's own package) with numpy and "
-               "scikit-learn installed.\n" if "kernel_core" in imports else "# It needs numpy and scikit-learn.\n")
-            + (stdlib + "\n" if stdlib else "") + "import numpy as np\n" + imports + "\n\n" + HELPERS + body)
+            + ("# Save it and run it from the root of a Kernel Lab checkout (python reproduce.py), with numpy and "
+               "scikit-learn installed.\n" if core else "# It needs numpy and scikit-learn.\n")
+            + (stdlib + "\n" if stdlib else "") + (CHECKOUT + "\n" if core else "")
+            + "import numpy as np\n" + imports + "\n\n" + HELPERS + body)
 
 
 def sklearn_expr(spec):

@@ -77,12 +77,15 @@ def read_hidden():
 
 def hideable(path):
     """key → label of the controls a shared link of the page at `path` (a lesson's slug) can hide: those drawn
-    on it, in the sidebar and the view's own, and those this view already hides (labelled by their key)."""
+    on it, in the sidebar and the view's own, and those this view already hides (labelled by their key). The page's
+    own controls come first, the ones a lecturer hides most; each group in the schema's order."""
     drawn = st.session_state.get(DRAWN, {})
-    owners = {path, SIDEBAR, APP}
+    owners = (path, SIDEBAR, APP)
     choices = {key: label for key, label in drawn.items() if FIELDS[key].page in owners}
     choices.update({key: key for key in st.session_state.get(HIDDEN, ()) if key not in choices})
-    return {key: choices[key] for key in FIELDS if key in choices}
+    ordered = sorted((key for key in FIELDS if key in choices),
+                     key=lambda key: owners.index(FIELDS[key].page) if FIELDS[key].page in owners else len(owners))
+    return {key: choices[key] for key in ordered}
 
 
 @st.dialog("Share this view", width="medium")
@@ -93,7 +96,7 @@ def dialog(path):
                           default=[key for key in choices if key in st.session_state.get(HIDDEN, ())],
                           format_func=lambda key: f"{choices[key]} · {key}", key="share_hide",
                           placeholder="none: every control is shown")
-    hide = [key for key in choices if key in hide]   # in the schema's order, whatever the order of choosing
+    hide = [key for key in choices if key in hide]   # in the list's order, whatever the order of choosing
     link = view_link(path, hide)
     st.code(link, language=None, wrap_lines=True)
     st.image(qr_png(link), caption="Scan to open this view", width="content")

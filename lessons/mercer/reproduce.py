@@ -9,7 +9,9 @@ from lessons.mercer.compute import BASE_KERNELS
 WARP_CODE = {"bump": "np.exp(-(A ** 2).sum(axis=1))", "first": "A[:, 0]", "affine": "1 + A[:, 1]"}
 CHECKED_POINTS = "# the points the page checks (at most 150 of the data, class −1 first)\n"
 EIGEN = ("lam = np.linalg.eigvalsh(K)   # ascending\n"
-         "# an eigenvalue below −1e-10·max|λ| is negative, not rounding (kernel_core.mercer.check_psd's rule)\n"
+         "# an eigenvalue below −1e-10·max|λ| is negative, not rounding (kernel_core.mercer.check_psd's rule). One\n"
+         "# within 1e-10·max|λ| of 0 is round-off: the page's K (kernel_core) and this one can differ in the last\n"
+         "# bit, so such a λ_min may differ from the page's in its digits and sign, never beyond that threshold\n"
          "threshold = 1e-10 * np.max(np.abs(lam))\n"
          'show("λ_min", f"{lam[0]:.6g}")\n'
          'show("λ_max", f"{lam[-1]:.6g}")\n'
@@ -66,4 +68,10 @@ def mercer_formula(link, X, y, Xs, ys, expr, params, C):
                    + f"svc = SVC(kernel=kernel, C={C!r}, tol=1e-9).fit(X, y)\n"
                    'show("support vectors (scikit-learn)", svc.support_.size)\n'
                    'show("training error (scikit-learn)", f"{np.mean(svc.predict(X) != y):.1%}")\n'
-                   'show("b (intercept) (scikit-learn)", f"{svc.intercept_[0]:.6g}")\n')
+                   'show("b (intercept) (scikit-learn)", f"{svc.intercept_[0]:.6g}")\n'
+                   "# Σα − ½αᵀGα from libsvm's yᵢαᵢ: αᵀGα = Σ yᵢαᵢ (f(xᵢ) − b) over the support vectors. libsvm\n"
+                   "# stops at its own tolerance, so expect the page's value to about 5 significant digits\n"
+                   "coef = svc.dual_coef_[0]\n"
+                   "f_sv = svc.decision_function(X[svc.support_])\n"
+                   "objective = np.abs(coef).sum() - 0.5 * np.sum(coef * (f_sv - svc.intercept_[0]))\n"
+                   'show("dual objective Σα − ½αᵀGα (scikit-learn)", f"{objective:.6g}")\n')

@@ -87,6 +87,7 @@ class Perceptron:
     n_mistakes: int
     train_error: float
     surface: Surface
+    fails_mercer: bool      # K is proved not PSD on these points: no feature space for the mistake bound
 
 
 @memo(max_entries=32)
@@ -150,7 +151,8 @@ def fit_perceptron(X, y, kernel, max_epochs):
     return Perceptron(alpha=model.alpha_, converged=bool(model.converged_), n_epochs=int(model.n_epochs_),
                       mistakes=model.history_["mistakes"], epoch_alpha=model.history_["alpha"],
                       n_mistakes=int(model.history_["n_mistakes"]),
-                      train_error=float(np.mean(model.predict(X) != y)), surface=Surface(grid.x, grid.y, Z))
+                      train_error=float(np.mean(model.predict(X) != y)), surface=Surface(grid.x, grid.y, Z),
+                      fails_mercer=fails_mercer(kernel, X))
 
 
 def _replay_at(n):

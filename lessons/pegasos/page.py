@@ -10,7 +10,7 @@ from lessons.pegasos.compute import PEGASOS_SOURCE, exact_optimum, fit_pegasos, 
 from lessons.pegasos.presets import PRESETS
 from lessons.pegasos.sections import RUN
 
-ITERATES = {"avg": "average α̂_t (the output)", "last": "last iterate α^t"}
+ITERATES = {"avg": "average α̂ₜ (the output)", "last": "last iterate αᵗ"}
 
 
 def algorithm():
@@ -78,7 +78,7 @@ def lesson():
     replay(s, run)
     page.metrics({
         "objective at α̂ (t = T)": f"{run.objective_avg[-1]:.6g}",
-        "objective at α^T": f"{run.objective[-1]:.6g}",
+        "objective at αᵀ": f"{run.objective[-1]:.6g}",
         "exact optimum (SVM dual)": "—" if optimum.objective is None else f"{optimum.objective:.6g}",
         "α̂ above the optimum by": "—" if optimum.objective is None else f"{run.objective_avg[-1] - optimum.objective:.3g}",
         "training error of α̂": f"{run.train_error:.1%}",
@@ -100,9 +100,9 @@ def lesson():
     perceptron_section(perceptron, drawn)
     page.code("pg_numbers", "The numbers: β, α per point, and the source of Algorithm 1", PEGASOS_SOURCE,
               text=f"{run.n_updates} of the T = {s.T} steps found their point inside the margin and updated β "
-                   "(|βᵢ| counts the updates of point i, the sign is yᵢ); α^T = β^T/(λT); α̂ averages every α^t.",
+                   "(|βᵢ| counts the updates of point i, the sign is yᵢ); αᵀ = βᵀ/(λT); α̂ averages every αᵗ.",
               columns={"j": np.arange(y.size), "x₁": X[:, 0], "x₂": X[:, 1], "y": y.astype(int),
-                       "β^(T+1) (after step T)": run.beta.astype(int), "α^T (last)": run.alpha,
+                       "βᵀ⁺¹ (after step T)": run.beta.astype(int), "αᵀ (last)": run.alpha,
                        "α̂ (average)": run.alpha_avg, "α*ᵢyᵢ (exact SVM)": optimum.alpha_y,
                        "perceptron αᵢ (mistakes)": perceptron.alpha}, height=260)
     page.reproduce("pg_reproduce", "Pegasos and the perceptron", reproduce.pegasos,
@@ -119,10 +119,10 @@ def replay(s, run):
         progress = widgets.slider("replay: t as % of T (100 % = the end of the run)", "pg_replay")
     _, t = replay_step(run, progress)
     drawn = RUN.figures(*page.run(RUN)[:2], {"pg_boundary", "pg_objective"})
-    symbol = "α̂_t" if iterate == "avg" else "α^t"
+    symbol = r"\hat\alpha_{t,j}" if iterate == "avg" else r"\alpha^t_j"
     left, right = st.columns(2, gap="medium")
     with left:
-        st.markdown(f"**f(x) = Σⱼ {symbol}ⱼ K(xⱼ, x) at t = {t} of {s.T}**; ▶ Play replays the run up to t")
+        st.markdown(f"**$f(x) = \\sum_j {symbol} K(x_j, x)$ at t = {t} of {s.T}**; ▶ Play replays the run up to t")
         page.boundary_chart(drawn["pg_boundary"], key="pg_boundary", name="Pegasos: f(x) over the plane",
                             section=RUN)
     with right:
@@ -142,11 +142,17 @@ def perceptron_section(perceptron, drawn):
         page.boundary_chart(drawn["pg_perceptron"], key="pg_perceptron",
                             name="Kernel perceptron: f(x) over the plane")
     with right:
+        epochs = "1 epoch" if perceptron.n_epochs == 1 else f"{perceptron.n_epochs} epochs"
         if perceptron.converged:
             st.success(f"Converged: epoch {perceptron.n_epochs} made no mistake, so every training point is "
                        "classified correctly with this kernel.", icon=":material/check_circle:")
+        elif perceptron.fails_mercer:
+            st.warning(f"Did not converge in {epochs}, and the data is not to blame: this kernel is not positive "
+                       "semi-definite on these points (lesson 5 shows its negative eigenvalues), so no feature space "
+                       "makes f a plane and the perceptron's convergence theorem does not apply. Change the kernel, "
+                       "not the epochs: linear, polynomial with r ≥ 0 and RBF are always valid.",
+                       icon=":material/warning:")
         else:
-            epochs = "1 epoch" if perceptron.n_epochs == 1 else f"{perceptron.n_epochs} epochs"
             st.warning(f"Did not converge in {epochs}: the data is not separable through "
                        "the origin with this kernel (or it needs more epochs). A more local kernel (RBF with a "
                        "larger γ) separates more, and more epochs give it more passes.", icon=":material/warning:")

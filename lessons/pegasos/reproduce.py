@@ -24,7 +24,7 @@ def pegasos(link, X, y, spec, lam, T, seed, max_epochs):
                    "optimum = lam * svm.dual_objective_\n"
                    f"perceptron = KernelPerceptron({kernel}, max_epochs={max_epochs!r}).fit(X, y)\n"
                    "show(\"objective at α̂ (t = T)\", f\"{run.history_['objective_avg'][-1]:.6g}\")\n"
-                   "show(\"objective at α^T\", f\"{run.history_['objective_last'][-1]:.6g}\")\n"
+                   "show(\"objective at αᵀ\", f\"{run.history_['objective_last'][-1]:.6g}\")\n"
                    'show("exact optimum (SVM dual)", f"{optimum:.6g}")\n'
                    "show(\"α̂ above the optimum by\", f\"{run.history_['objective_avg'][-1] - optimum:.3g}\")\n"
                    'show("training error of α̂", f"{np.mean(run.predict(X) != y):.1%}")\n'

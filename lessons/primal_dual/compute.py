@@ -309,6 +309,13 @@ class OneVsRestResult:
     accuracy: float
     test_accuracy: float | None
     warnings: tuple
+    n_points: tuple          # training points per class
+    n_right: tuple           # of them, predicted as their class
+    unseen: tuple            # classes predicted nowhere on the plot
+
+    def negative_everywhere(self, c):
+        """Whether class c's SVM (c against the rest) is below 0 on the whole plot: its line f_c = 0 never shows."""
+        return bool(self.Z[list(self.classes).index(c)].max() < 0)
 
 
 @memo(max_entries=16)
@@ -318,12 +325,18 @@ def one_vs_rest(X, y, test, kernel, C, offset):
     with caught_warnings() as messages:
         model = multiclass.OneVsRest(**kernel.params(), C=C, fit_intercept=offset, tol=DUAL_TOL).fit(X, y)
     F = model.decision_function(grid.points)
+    classes = model.classes_
+    predicted = model.predict(X)
+    shown = set(classes[np.argmax(F, axis=1)])
     return OneVsRestResult(
-        classes=model.classes_, xs=grid.x, ys=grid.y, Z=F.T.reshape(len(model.classes_), grid.y.size, grid.x.size),
+        classes=classes, xs=grid.x, ys=grid.y, Z=F.T.reshape(len(classes), grid.y.size, grid.x.size),
         n_sv=tuple(int(e.support_.size) for e in model.estimators_),
         converged=tuple(bool(e.converged_) for e in model.estimators_),
-        accuracy=float(np.mean(model.predict(X) == y)),
-        test_accuracy=float(np.mean(model.predict(test[0]) == test[1])) if test else None, warnings=tuple(messages))
+        accuracy=float(np.mean(predicted == y)),
+        test_accuracy=float(np.mean(model.predict(test[0]) == test[1])) if test else None, warnings=tuple(messages),
+        n_points=tuple(int(np.sum(y == c)) for c in classes),
+        n_right=tuple(int(np.sum((y == c) & (predicted == c))) for c in classes),
+        unseen=tuple(c for c in classes if c not in shown))
 
 
 def ovr_figures(X, y, test, setup, own):

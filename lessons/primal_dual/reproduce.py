@@ -2,6 +2,7 @@
 
 from lab.memo import memo
 from lab.reproduce import SKLEARN_HARD_C, c_source, core_kernel_args, data, phi_function, script, sklearn_imports, sklearn_kernel
+from lessons.primal_dual.compute import GAP_TOL
 
 
 @memo(max_entries=16)
@@ -30,13 +31,21 @@ def primal_dual(link, X, y, test, space, fmap, spec, offset, C, dual_tol):
                      'show("w (primal)", vec(primal.coef_))\n'
                      'show("b (primal)", f"{primal.intercept_:.6f}")\n'
                      'show("objective (primal)", f"{primal.primal_objective_:.8f}")\n'
-                     'show("w (dual)", vec(dual.coef_))\n')
+                     'show("w (dual)", vec(dual.coef_))\n'
+                 "gap = primal.primal_objective_ - dual.dual_objective_\n"
+                 f"# the page's rule: within {GAP_TOL:g} of the objective the gap is the solvers' round-off\n"
+                 f"tiny = abs(gap) <= {GAP_TOL!r} * max(1.0, abs(primal.primal_objective_))\n"
+                 'show("duality gap", "0 within tolerance" if tiny else f"{gap:.2e}")\n'
+                 'show("total slack Σξᵢ of the primal", f"{primal.slack_.sum():.6f}")\n')
+    else:
+        parts.append('show("duality gap", "—")   # no primal without a finite φ\n')
     parts.append('show("α (dual)", vec(dual.alpha_))\n'
                  'show("b (dual)", f"{dual.intercept_:.6f}")\n'
                  'show("objective (dual)", f"{dual.dual_objective_:.8f}")\n'
                  'show("margin 1/‖w‖", f"{1 / dual.norm_w_:.4f}" if dual.norm_w_ > 0 else "—")\n'
                  'show("support vectors", f"{dual.support_.size} / {y.size}")\n'
                  'show("E_cv ≤ #SV/N", f"{dual.support_.size / y.size:.3f}")\n'
+                 'show("largest KKT violation of the dual", f"{dual.kkt_.max_violation:.2e}")\n'
                  f"train = np.mean(dual.predict({F}) == y)\n")
     if test is not None:
         parts.append(f"test = np.mean(dual.predict({F_test}) == y_test)\n"

@@ -18,6 +18,8 @@ from lab.caught import caught_warnings
 from lab.memo import memo
 
 FIT_GRID = 200
+# the metric comparing the θ route with the β route, on the page and in its script
+GAP = "max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot"
 # frames of the kernel LMS replay: at most this many of the history's β snapshots (200 float32 values each)
 REPLAY_FRAMES = 40
 # the Gaussian's truncated Taylor map stands in for its φ only where it reproduces K this closely

@@ -6,10 +6,9 @@ import streamlit as st
 
 from lab import data, page, widgets
 from lessons.regression import reproduce
-from lessons.regression.compute import LOGISTIC_SOURCE, RIDGE_SOURCE, fit_descent, fit_logistic, fit_ridge
+from lessons.regression.compute import GAP, LOGISTIC_SOURCE, RIDGE_SOURCE, fit_descent, fit_logistic, fit_ridge
 from lessons.regression.presets import PRESETS
 from lessons.regression.sections import HOUSE, LOGISTIC
-GAP = "max |θᵀφ(x) − Σⱼ βⱼ K(xⱼ, x)| over the plot"
 # the logistic section's fixed prose, written outside its fragment (page.section)
 LOGISTIC_TEXT = ("Swap squared error for the logistic loss and the same trick classifies: $f(x) = \\sum_j \\beta_j K(x_j, x)$ "
                  "is the **logit**, $P(y = +1 \\mid x) = \\sigma(f(x))$. The solid line ($f = 0$) is where both classes "
@@ -79,7 +78,7 @@ def descent_section(x, y, spec):
     if r.explicit:
         st.caption(f"θ route: {r.phi_note}.")
     page.reproduce("rg_descent_reproduce", "gradient descent", reproduce.descent, x, y, spec, ratio, T, stochastic,
-                   int(st.session_state["seed"]))
+                   int(st.session_state["seed"]), r.explicit)
 
 
 @page.fragment

@@ -2,6 +2,7 @@
 
 from lab.memo import memo
 from lab.reproduce import core_kernel_args, data, script, sklearn_imports, sklearn_kernel
+from lessons.regression.compute import FIT_GRID, GAP
 
 
 @memo(max_entries=16)
@@ -18,21 +19,38 @@ def ridge(link, x, y, spec, lam):
                    'show("Σⱼ βⱼ", f"{np.sum(beta):.4g}")\n')
 
 
+def _phi_source(spec):
+    """Source of the finite φ(Z) lessons/regression/compute.py's explicit_map gives this kernel."""
+    if spec.name == "linear":
+        return "polynomial_features(Z, degree=1, gamma=1.0, coef0=0.0)"
+    if spec.name == "poly":
+        return f"polynomial_features(Z, degree={spec.degree!r}, gamma={spec.gamma!r}, coef0={spec.coef0!r})"
+    return f"gaussian_taylor_features(Z, gamma={spec.gamma!r}, n_terms=MAX_TAYLOR_TERMS)"
+
+
 @memo(max_entries=16)
-def descent(link, x, y, spec, eta_ratio, T, stochastic, seed):
-    """Lesson 6, gradient descent on β (kernel LMS), kernel_core."""
+def descent(link, x, y, spec, eta_ratio, T, stochastic, seed, explicit):
+    """Lesson 6, gradient descent on β (kernel LMS) and, where the page runs it (explicit), LMS on θ with the same
+    φ, η, T and order, kernel_core."""
     kernel = core_kernel_args(spec)
+    run = f"eta=eta, n_iter={T!r}, stochastic={stochastic!r}, random_state={seed!r}"
+    theta = ("\n\ndef phi(Z):\n    return " + _phi_source(spec) + "\n\n\n"
+             f"theta = LMS({run}).fit(phi(x), y)\n"
+             f"grid = make_grid_1d(x, n={FIT_GRID!r}).points   # the plot's points\n"
+             f'show("{GAP}", f"{{np.max(np.abs(theta.predict(phi(grid)) - model.predict(grid))):.3e}}")\n'
+             if explicit else "")
     return script(6, "kernel LMS, gradient descent on β", link,
                    "from kernel_core.kernels import make_kernel\n"
-                   "from kernel_core.descent import KernelLMS, max_stable_eta\n",
+                   + ("from kernel_core.feature_maps import MAX_TAYLOR_TERMS, gaussian_taylor_features, "
+                      "polynomial_features\nfrom kernel_core.grid import make_grid_1d\n" if explicit else "")
+                   + f"from kernel_core.descent import {'LMS, ' if explicit else ''}KernelLMS, max_stable_eta\n",
                    "# scikit-learn has no kernel LMS (gradient descent on β with this step and sample order):\n"
                    "# kernel_core runs it\n"
                    + data(x, y, "x", "y")
                    + f"eta = {eta_ratio!r} * max_stable_eta(make_kernel({kernel})(x, x), stochastic={stochastic!r})\n"
-                   f"model = KernelLMS({kernel}, eta=eta, n_iter={T!r}, stochastic={stochastic!r}, "
-                   f"random_state={seed!r}).fit(x, y)\n"
+                   f"model = KernelLMS({kernel}, {run}).fit(x, y)\n"
                    'show("η used", f"{eta:.4g}")\n'
-                   "show(\"loss after T steps\", f\"{model.history_['loss'][-1]:.6g}\")\n")
+                   "show(\"loss after T steps\", f\"{model.history_['loss'][-1]:.6g}\")\n" + theta)
 
 
 @memo(max_entries=16)

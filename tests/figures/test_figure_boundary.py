@@ -9,7 +9,7 @@ import pytest
 
 import figures
 from figures.boundary import (BOUNDARY, CLASS_COLORS, FRAMES_BYTES, LINE_TRACES, MARGINS, MAX_LINE_POINTS, OWN_POINTS,
-                              boundary_frames, decision_figure)
+                              boundary_frames, decision_figure, first_overlay)
 from pageutil import decode
 
 X = np.array([[0.5, 0.5], [-0.5, -0.5], [1.5, 0.0], [0.0, -1.5]])
@@ -73,17 +73,30 @@ def test_the_figure_uses_the_lab_template_and_has_no_click_layer():
     assert OWN_POINTS not in [t.get("name") for t in spec["data"]]
 
 
-def test_own_points_are_drawn_on_top_as_diamonds_with_their_list_index():
+def test_own_points_are_drawn_as_diamonds_with_their_list_index():
     own = [(0.25, -1.0, 1), (1.5, 1.75, -1), (-2.0, 0.5, 1)]
     spec = sent(decision_figure(XS, YS, np.add.outer(YS, XS), X, y, own=own))
-    mine = spec["data"][-1]
-    assert mine["name"] == OWN_POINTS and mine["marker"]["symbol"] == ["diamond-cross", "diamond", "diamond-cross"]
+    (mine,) = [t for t in spec["data"] if t.get("name") == OWN_POINTS]
+    assert mine["marker"]["symbol"] == ["diamond-cross", "diamond", "diamond-cross"]
     np.testing.assert_allclose(np.column_stack([mine["x"], mine["y"]]), np.array(own)[:, :2], atol=1e-6)
     assert list(mine["customdata"]) == [0, 1, 2]
     assert mine["marker"]["color"] == [CLASS_COLORS[1], CLASS_COLORS[-1], CLASS_COLORS[1]]
     # generated points keep their class's shape, never a diamond
     assert {t["name"]: t["marker"]["symbol"] for t in spec["data"] if t["name"].startswith("y =")} == {
         "y = −1": "circle", "y = +1": "cross"}
+
+
+def test_support_vector_rings_and_overlays_are_drawn_above_the_own_points():
+    # a ring of 16 px drawn under a 13 px diamond (whose tips reach further than its size) was hidden by it
+    own = [(1.5, 0.0, 1)]
+    ring = dict(type="scatter", x=[1.5], y=[0.0], mode="markers", name="an overlay ring")
+    spec = sent(decision_figure(XS, YS, np.add.outer(YS, XS), X, y, own=own, free_sv=np.array([2]),
+                                bounded_sv=np.array([0]), overlays=[ring]))
+    names = [t.get("name") for t in spec["data"]]
+    assert names.index(OWN_POINTS) < names.index("free SV (0 < α < C)") < names.index("an overlay ring")
+    assert names.index(OWN_POINTS) < names.index("bounded SV (α = C)")
+    assert first_overlay(np.array([2]), np.array([0]), own) == names.index("an overlay ring")
+    assert first_overlay(None, np.array([], dtype=int), None) == 1 + len(LINE_TRACES) + 2
 
 
 def circle(radius):

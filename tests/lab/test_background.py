@@ -101,3 +101,26 @@ def test_a_killed_process_is_replaced_and_the_job_runs_again():
     assert ("long",) not in background._jobs
     assert wait(("short",), owner, os.system, "exit 3") >> 8 == 3
     assert background._worker[0].pid != first
+
+
+# a server process as Streamlit leaves it: the script it ran last (app.py) installed as __main__, the way its
+# ScriptRunner does, then the first background job, whose process spawn starts
+UNDER_STREAMLIT = """
+import os, sys, time, types
+main = types.ModuleType("__main__")
+main.__file__ = sys.argv[1]
+sys.modules["__main__"] = main
+from lab import background
+while (pid := background.result(("pid",), {}, os.getpid)) is None:
+    time.sleep(0.05)
+print(pid != os.getpid())
+"""
+
+
+def test_the_background_process_does_not_run_the_app_script_again():
+    # spawn runs __main__'s file again in the new process: app.py there drew the whole app with no session, one
+    # "missing ScriptRunContext" warning per Streamlit call in the server's log
+    done = subprocess.run([sys.executable, "-c", UNDER_STREAMLIT, str(ROOT / "app.py")], cwd=ROOT, env=
+                          {**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr[-2000:]
+    assert done.stderr.count("ScriptRunContext") == 0, done.stderr[-2000:]

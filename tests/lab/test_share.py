@@ -126,3 +126,12 @@ def test_presenter_mode_folds_the_key_formulas_with_the_prose():
     at = open_link("lessons/primal_dual/page.py", {"present": "true"})
     folded = [e for e in at.main.expander if e.label == "The idea and the key formulas"]
     assert len(folded) == 1 and len(folded[0].latex) == 2 and len(folded[0].markdown) == 1
+
+
+def test_the_hide_list_offers_the_page_s_own_controls_before_the_sidebar_s():
+    at = open_link("lessons/primal_dual/page.py", {})
+    at.button(key="share").click().run()
+    keys = [option.rsplit(" · ", 1)[1] for option in at.multiselect(key="share_hide").options]
+    own = [key for key in keys if FIELDS[key].page == "primal-dual"]
+    assert keys[:len(own)] == own and "n" in keys[len(own):]
+    assert keys.index("pd_C") < 5   # the README's example is near the top

@@ -3,6 +3,7 @@ the same data, the replay shows the recorded iterates, every control redraws wit
 
 import dataclasses
 import json
+import re
 
 import numpy as np
 import pytest
@@ -44,7 +45,7 @@ def test_objective_metrics_equal_the_core_and_the_svm_optimum_on_the_same_data(p
     m = metrics(page)
     svm = DualSVM("rbf", C=1.0 / (LAM * X.shape[0]), gamma=GAMMA, fit_intercept=False).fit(X, y)
     assert m["objective at α̂ (t = T)"] == f"{model.history_['objective_avg'][-1]:.6g}"
-    assert m["objective at α^T"] == f"{model.history_['objective_last'][-1]:.6g}"
+    assert m["objective at αᵀ"] == f"{model.history_['objective_last'][-1]:.6g}"
     assert m["exact optimum (SVM dual)"] == f"{LAM * svm.dual_objective_:.6g}"
     assert m["training error of α̂"] == f"{np.mean(model.predict(X) != y):.1%}"
 
@@ -148,7 +149,7 @@ def test_alpha_is_the_last_iterate_and_alpha_avg_the_output_in_the_result_and_th
     np.testing.assert_array_equal(run.beta, model.beta_)
     with pytest.raises(dataclasses.FrozenInstanceError):
         run.alpha = model.alpha_
-    np.testing.assert_allclose(table(page, "α^T (last)")["α^T (last)"], model.alpha_last_, rtol=1e-12)
+    np.testing.assert_allclose(table(page, "αᵀ (last)")["αᵀ (last)"], model.alpha_last_, rtol=1e-12)
     np.testing.assert_allclose(table(page, "α̂ (average)")["α̂ (average)"], model.alpha_, rtol=1e-12)
 
 
@@ -219,3 +220,30 @@ def test_perceptron_plot_replays_each_epoch_ending_on_the_drawn_lines_and_rings(
     np.testing.assert_array_equal(decode(frame_data(spec, len(spec["frames"]) - 1)[rings]["marker"]["size"]),
                                   decode(spec["data"][rings]["marker"]["size"]))
     assert len(figure(page, "pg_perceptron")) <= 150_000
+
+
+def test_a_perceptron_on_a_kernel_that_fails_mercer_is_told_so_not_to_separate_more():
+    # sigmoid on the default circles: K has negative eigenvalues, there is no feature space, and "not separable
+    # through the origin: take RBF with a larger γ" blamed the data for what the kernel does
+    at = open_page(PAGE, widgets={"pg_kernel": "sigmoid"})
+    warnings = " ".join(w.value for w in at.warning)
+    assert "not positive semi-definite" in warnings and "perceptron" in warnings
+    assert "not separable through the origin" not in warnings
+
+
+RAW_SCRIPT = re.compile(r"[αβ]\u0302?[_^]")   # α̂ₜ, αᵗ, βᵀ: a sub- or superscript written as its source
+
+
+def test_labels_write_iterates_as_sub_and_superscripts_never_as_raw_underscore_or_caret():
+    at = open_page(PAGE, widgets={"pg_iterate": "last"})
+    prose = [re.sub(r"\$[^$]*\$", "", m.value) for m in at.markdown]
+    labels = list(at.get_by_key("pg_iterate").options) + list(metrics(at)) + list(page_table_columns(at))
+    traces = [str(t.get(k, "")) for key in ("pg_objective", "pg_alpha") for t in chart(at, key)["data"]
+              for k in ("name", "hovertemplate")]
+    raw = [text for text in prose + labels + traces if RAW_SCRIPT.search(text)]
+    assert not raw, raw
+    assert any("\\alpha^t_j" in m.value for m in at.markdown)   # the replayed f, as math
+
+
+def page_table_columns(at):
+    return [c for df in at.dataframe for c in df.value.columns]

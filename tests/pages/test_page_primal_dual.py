@@ -426,3 +426,17 @@ def test_binary_modes_leave_a_third_class_point_out_and_say_so():
 def test_binary_modes_refuse_the_three_class_dataset_with_a_message():
     at = open_page(PAGE, sidebar={"dataset": "blobs3"})
     assert len(at.error) == 1 and "three classes" in at.error[0].value and "one-vs-rest" in at.error[0].value
+
+
+def test_one_vs_rest_says_which_class_gets_no_region_and_what_to_try():
+    # three class-2 points inside the moons: at C = 1, γ = 1 its SVM is negative on the whole plot, so the class
+    # has no region, its line f = 0 never appears and its three points are all wrong
+    own = "0.00_0.50_2~0.50_0.25_2~1.00_0.50_2"
+    at = AppTest_with_points(own, sidebar={"dataset": "moons"}, widgets={"pd_space": "kernel"})
+    assert not at.error, [e.value for e in at.error]
+    (said,) = [w.value for w in at.warning if "y = 2" in w.value]
+    assert "negative everywhere" in said and "0 of its 3 points" in said
+    assert "more points" in said and "larger γ" in said and "larger C" in said
+    # its line keeps a legend entry that says why nothing is drawn
+    (line,) = [t for t in chart(at, "pd_ovr")["data"] if t.get("name", "").startswith("f = 0 of y = 2")]
+    assert "never 0" in line["name"] and len(decode(line["x"])) >= 1

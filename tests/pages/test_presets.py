@@ -136,8 +136,8 @@ def test_pegasos_preset_shows_algorithm_1_of_lecture_8_step_for_step():
     X, y = page_data(at)
     avg, last, beta = algorithm_1(rbf_kernel(X, gamma=1.0), y, lam=0.1, T=2000, seed=0)
     shown = table(at, "α̂ (average)")
-    np.testing.assert_array_equal(shown["β^(T+1) (after step T)"].to_numpy(), beta.astype(int))
-    np.testing.assert_allclose(shown["α^T (last)"].to_numpy(), last, rtol=1e-12, atol=1e-15)
+    np.testing.assert_array_equal(shown["βᵀ⁺¹ (after step T)"].to_numpy(), beta.astype(int))
+    np.testing.assert_allclose(shown["αᵀ (last)"].to_numpy(), last, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(shown["α̂ (average)"].to_numpy(), avg, rtol=1e-9, atol=1e-12)
 
 

@@ -405,9 +405,9 @@ def test_pegasos_page_objectives_are_the_objective_of_its_alphas(values):
     columns = table(at, "α̂ (average)")
     shown = metrics(at)
     avg = pegasos_objective(K, y, lam, columns["α̂ (average)"].to_numpy(dtype=float))
-    last = pegasos_objective(K, y, lam, columns["α^T (last)"].to_numpy(dtype=float))
+    last = pegasos_objective(K, y, lam, columns["αᵀ (last)"].to_numpy(dtype=float))
     assert close(shown["objective at α̂ (t = T)"], avg, atol=1e-9 * max(1.0, abs(avg))), (values, shown, avg)
-    assert close(shown["objective at α^T"], last, atol=1e-9 * max(1.0, abs(last))), (values, shown, last)
+    assert close(shown["objective at αᵀ"], last, atol=1e-9 * max(1.0, abs(last))), (values, shown, last)
 
     error = float(np.mean(np.where(K @ columns["α̂ (average)"].to_numpy(dtype=float) >= 0, 1.0, -1.0) != y))
     assert shown["training error of α̂"] == f"{error:.1%}", (values, shown["training error of α̂"], error)
