@@ -12,11 +12,13 @@ from lab.server import tune_process
 
 if __name__ == "__main__":
     st.set_page_config(page_title="Kernel Lab", page_icon=":material/hub:", layout="wide")
-    tune_process(registry.compute_modules())  # once per process: the server-side performance settings (lab/server.py, docs/PERFORMANCE.md)
+    # once per process: the server-side performance settings (lab/server.py, docs/PERFORMANCE.md)
+    tune_process(registry.compute_modules())
 
     page = st.navigation([
         st.Page("lessons/home.py", title="Kernel Lab", icon=":material/hub:", default=True),
-        *(st.Page(lesson.script, title=registry.nav_title(lesson), url_path=lesson.slug) for lesson in registry.LESSONS),
+        *(st.Page(lesson.script, title=registry.nav_title(lesson), url_path=lesson.slug)
+          for lesson in registry.LESSONS),
     ])
     st.session_state[lesson_page.VIEW_PATH] = page.url_path
     share.read_hidden()

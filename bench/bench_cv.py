@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import datasets  # noqa: E402
 from kernel_core.crossval import cv_grid  # noqa: E402
 from kernel_core.kernels import KernelSpec  # noqa: E402
-from lessons.primal_dual.compute import CV_FOLDS, validation_grid  # noqa: E402
+from lessons.primal_dual.validation import CV_FOLDS, validation_grid  # noqa: E402
 from lab.state import C_VALUES, GAMMA_VALUES  # noqa: E402
 
 

@@ -145,8 +145,8 @@ def main():
         s = setting(rng)
         results.append((s, fit(s)))
     head = f"{'seconds':>8} {'steps':>7} {'KKT viol.':>9}  setting"
-    print_table_head(start, f"DualSVM, tol={TOL:g}, {args.fits} settings sampled with seed {args.seed}: the slowest ten "
-                     "and every failure", head)
+    print_table_head(start, f"DualSVM, tol={TOL:g}, {args.fits} settings sampled with seed {args.seed}: "
+                     "the slowest ten and every failure", head)
     slowest = sorted(results, key=lambda r: -r[1]["seconds"])[:10]
     failed = [r for r in results if not r[1]["ok"]]
     limited = [r for r in results if not r[1]["refused"] and r[1]["rounding"] and r[1]["ok"]]

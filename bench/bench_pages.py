@@ -216,7 +216,8 @@ def main():
         routed = [(stem, url) for stem, url in app_pages() if stem in results]
         empty = [("empty one-slider app", "")]
         nogc = ("--runner.postScriptGC", "false")
-        ws = {**websocket_times("app.py", routed, args.repeats), **websocket_times("bench/empty_app.py", empty, args.repeats)}
+        ws = {**websocket_times("app.py", routed, args.repeats),
+              **websocket_times("bench/empty_app.py", empty, args.repeats)}
         ws_nogc = {**websocket_times("app.py", routed, args.repeats, *nogc),
                    **websocket_times("bench/empty_app.py", empty, args.repeats, *nogc)}
 
@@ -224,11 +225,13 @@ def main():
     print_table_head(start, f"AppTest (as the server runs scripts), median of {args.repeats} reruns after one warm-up "
                             f"run; budgets: rerun <= {BUDGET_MS:.0f} ms, each figure <= {BUDGET_BYTES:,} bytes",
                      f"{'page':<22} {'rerun ms':>8} {'× empty':>7} {'ws ms':>6} {'ws noGC':>7} {'move ms':>7} "
-                     f"{'figs':>4} {'max fig B':>9} {'all figs B':>10}  {'time':<4}  {'size':<4}  figure bytes / errors")
+                     f"{'figs':>4} {'max fig B':>9} {'all figs B':>10}  {'time':<4}  {'size':<4}  "
+                     "figure bytes / errors")
     failed = False
     for name, r in results.items():
         if isinstance(r, str):
-            print(f"{name:<22} {'-':>8} {'-':>7} {'-':>6} {'-':>7} {'-':>7} {'-':>4} {'-':>9} {'-':>10}  FAIL  FAIL  {r}")
+            print(f"{name:<22} {'-':>8} {'-':>7} {'-':>6} {'-':>7} {'-':>7} {'-':>4} {'-':>9} "
+                  f"{'-':>10}  FAIL  FAIL  {r}")
             failed = True
             continue
         ms, moved, sizes, errors = r
@@ -245,8 +248,9 @@ def main():
         for d in (ws, ws_nogc):
             if name in d and not isinstance(d[name], float):
                 detail += f"  websocket: {d[name]}"
-        print(f"{name:<22} {ms:8.1f} {ms / empty_ms:7.2f} {w} {wn} {move:7.1f} {len(sizes):4d} {max(sizes, default=0):9,d} "
-              f"{sum(sizes):10,d}  {'PASS' if t_ok else 'FAIL':<4}  {'PASS' if s_ok else 'FAIL':<4}  {detail}")
+        print(f"{name:<22} {ms:8.1f} {ms / empty_ms:7.2f} {w} {wn} {move:7.1f} {len(sizes):4d} "
+              f"{max(sizes, default=0):9,d} {sum(sizes):10,d}  "
+              f"{'PASS' if t_ok else 'FAIL':<4}  {'PASS' if s_ok else 'FAIL':<4}  {detail}")
     return 1 if failed else 0
 
 

@@ -110,7 +110,8 @@ THREE_CLASSES = (-1.0, 1.0, 2.0)
 
 def blobs3(n_samples=200, *, noise=0.5, random_state=None):
     """Three Gaussian blobs for one-vs-rest (lesson 3, kernel mode): centres (−1.5, −1) → −1, (1.5, −1) → +1 and
-    (0, 1.5) → 2, noise = their standard deviation; class sizes differ by at most one, shuffled. The only dataset with a third class: the binary lessons refuse it."""
+    (0, 1.5) → 2, noise = their standard deviation; class sizes differ by at most one, shuffled. The only dataset
+    with a third class: the binary lessons refuse it."""
     n, noise, seed = _check(n_samples, noise, random_state)
     rng = np.random.default_rng(seed)
     centres = np.array([(-1.5, -1.0), (1.5, -1.0), (0.0, 1.5)])

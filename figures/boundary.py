@@ -187,6 +187,6 @@ def boundary_frames(xs, ys, Z_list, labels=None):
     nothing = np.array([np.nan], dtype=np.float32)
     return [dict(name=str(label), traces=list(LINE_TRACES),
                  data=[dict(type="scatter", x=lx if lx.size else nothing, y=ly if ly.size else nothing)
-                       for lx, ly in level_sets(xs, ys, plot_values(np.asarray(Z)[np.ix_(rows, cols)]), (0.0, -1.0, 1.0),
-                                                max_points=max_points)])
+                       for lx, ly in level_sets(xs, ys, plot_values(np.asarray(Z)[np.ix_(rows, cols)]),
+                                                (0.0, -1.0, 1.0), max_points=max_points)])
             for Z, label in zip(Z_list, labels)]

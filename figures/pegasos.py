@@ -1,7 +1,7 @@
 """Figures for lesson 4: Pegasos (Algorithm 1 of Lecture 8) and the kernel perceptron.
 
-Pure functions (arrays, options) -> go.Figure. Arrays go out as float32 when they fit (figures.plot_values); the α animation
-plays in the browser from Plotly frames, so scrubbing it never reruns the server.
+Pure functions (arrays, options) -> go.Figure. Arrays go out as float32 when they fit (figures.plot_values); the α
+animation plays in the browser from Plotly frames, so scrubbing it never reruns the server.
 """
 
 import base64
@@ -63,7 +63,8 @@ def objective_figure(t, objective_last, objective_avg, optimum, *, t_mark=None, 
         annotations=annotations,
         xaxis=dict(title="t (SGD step)", type="log", dtick=1),
         yaxis=dict(title="λ/2 ‖w‖² + (1/n) Σ hinge", type="log", tickvals=_log_ticks(
-            min(float(np.min(objective_last)), float(np.min(objective_avg)), *([] if optimum is None else [float(optimum)])),
+            min(float(np.min(objective_last)), float(np.min(objective_avg)),
+                *([] if optimum is None else [float(optimum)])),
             max(float(np.max(objective_last)), float(np.max(objective_avg)))), tickformat=".3~g"),
     ))
 
@@ -106,7 +107,8 @@ def alpha_animation(snapshot_t, alpha, alpha_avg, y, alpha_star_y, *, height=420
                marker=dict(color=[CLASS_COLORS[int(v)] for v in y[order]], opacity=0.55,
                            pattern=dict(shape=[CLASS_PATTERNS[int(v)] for v in y[order]])),
                hovertemplate="point %{x}<br>αᵗ=%{y:.4g}<extra></extra>"),
-        dict(type="scatter", x=pos, y=alpha_avg[last], mode="markers", name="average α̂ₜ", marker=dict(color=AVG_COLOR, size=5),
+        dict(type="scatter", x=pos, y=alpha_avg[last], mode="markers", name="average α̂ₜ",
+                   marker=dict(color=AVG_COLOR, size=5),
                    hovertemplate="point %{x}<br>α̂ₜ=%{y:.4g}<extra></extra>"),
         dict(type="scatter", x=pos, y=star, mode="markers", name="exact SVM α*ᵢ yᵢ",
                    marker=dict(symbol="line-ew-open", size=9, color="black", line=dict(width=2)),

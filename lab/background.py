@@ -4,8 +4,8 @@ Lesson 3's validation heatmap is 1 785 SVM fits: a third of a second on 100 poin
 a few hundred. Run in the script's thread it holds the worker's interpreter that long, and every student served
 by that worker waits. So it runs in a separate process (one per server process, spawned on first use and ended
 with the server) at the lowest CPU priority (nice 19): it gets the CPU the room's moves leave over and never
-holds up one of them. The page shows that it is computing and looks again every POLL_S
-seconds (lessons/primal_dual/cv_view.py, a fragment that reruns itself) until the result is there. No Streamlit here: the
+holds up one of them. The page shows that it is computing and looks again every POLL_S seconds
+(lessons/primal_dual/cv_view.py, a fragment that reruns itself) until the result is there. No Streamlit here: the
 compute modules that use it stay importable alone.
 
 A session that asks for another result while its previous one is still queued cancels that one: a student who

@@ -249,8 +249,9 @@ def cell_chart(fig, *, key, shape, on_cell, height=None, name=None, present=Fals
 def boundary_chart(fig, *, key, own, new_class, on_event, name=None, present=False, live=None):
     """Draw a decision plot (a go.Figure that draws the student's points as its OWN_POINTS trace) in place;
     clicks, drags and double-clicks on it become ChartEvents. `own`: the student's points (their count bounds
-    the indices); `new_class`: the class a click adds (+1, −1 or 2; shift-click adds OTHER_CLASS[new_class]). `on_event(event)` runs as a widget callback, before the
-    script reruns, so everything drawn in that rerun already shows the change. live: lab/live.options, the
+    the indices); `new_class`: the class a click adds (+1, −1 or 2; shift-click adds OTHER_CLASS[new_class]).
+    `on_event(event)` runs as a widget callback, before the script reruns, so everything drawn in that rerun
+    already shows the change. live: lab/live.options, the
     section's slider whose moves a route answers. Returns the event or None."""
     live = {"live": live} if live else {}
     result = _component(key=key, data=_message(fig, key, name, present, "boundary", own=OWN_POINTS, **live),

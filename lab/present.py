@@ -19,12 +19,15 @@ NARROW_PX = 640
 # full width, before the row's other columns), except the page's title and a phone's data controls, which stay on
 # top; then the rest: controls, numbers, the folded prose. For presenter mode, and always on a narrow screen.
 FIGURES_FIRST = """
-{scope} .stMain [data-testid="stVerticalBlock"] > :has(.kl-chart):not([data-testid="stElementContainer"]) {{ order: -1; }}
+{scope} .stMain [data-testid="stVerticalBlock"] > :has(.kl-chart):not([data-testid="stElementContainer"]) \
+{{ order: -1; }}
 {scope} .stMain [data-testid="stVerticalBlock"] > :has(> [data-testid="stHeading"] h1) {{ order: -3; }}
 {scope} .stMain [data-testid="stVerticalBlock"] > :is(.st-key-data_main, :has(.st-key-data_main)) {{ order: -2; }}
 {scope} .stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) {{ flex-direction: column; }}
-{scope} .stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) > [data-testid="stColumn"] {{ width: 100%; flex: 1 1 auto; }}
-{scope} .stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) > [data-testid="stColumn"]:has(.kl-chart) {{ order: -1; }}
+{scope} .stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) > [data-testid="stColumn"] \
+{{ width: 100%; flex: 1 1 auto; }}
+{scope} .stMain [data-testid="stHorizontalBlock"]:has(.kl-chart) > [data-testid="stColumn"]:has(.kl-chart) \
+{{ order: -1; }}
 """
 
 # Always: a display equation wider than its column scrolls sideways instead of being cut off; a control's label,
@@ -32,11 +35,13 @@ FIGURES_FIRST = """
 # static table (page.fitted_table) wraps its cells. On a narrow screen, figures first and a smaller title.
 BASE_CSS = f"""
 .stMain .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 0.1rem 0; }}
-.stMain .stMarkdownEllipsis, .stMain .stMarkdownEllipsis * {{ white-space: normal; text-overflow: clip; overflow: visible; }}
+.stMain .stMarkdownEllipsis, .stMain .stMarkdownEllipsis * \
+{{ white-space: normal; text-overflow: clip; overflow: visible; }}
 .stMain [data-testid="stButtonGroup"] > div {{ flex-wrap: wrap; overflow-x: visible; }}
 .stMain [data-testid="stButtonGroup"] button {{ flex: 0 1 auto; }}
 .stMain [data-testid="stTable"] table {{ table-layout: fixed; width: 100%; }}
-.stMain [data-testid="stTable"] th, .stMain [data-testid="stTable"] td {{ white-space: normal; overflow-wrap: anywhere; }}
+.stMain [data-testid="stTable"] th, .stMain [data-testid="stTable"] td \
+{{ white-space: normal; overflow-wrap: anywhere; }}
 .stMain [data-testid="stTable"] :is(th, td) [data-testid="stMarkdownContainer"] {{ display: block; max-width: 100%; }}
 .stMain [data-testid="stTable"] :is(th, td) [data-testid="stMarkdownContainer"] * {{ overflow-wrap: anywhere; }}
 .stMain [data-testid="stTabs"] [role="tablist"] {{ flex-wrap: wrap; overflow-x: visible; }}
@@ -60,7 +65,8 @@ _VIEW_JS = f"""
 export default function ({{data, setStateValue}}) {{
   document.documentElement.classList.toggle("kl-present", Boolean(data && data.present));
   const query = window.matchMedia("(max-width: {NARROW_PX}px)");
-  const report = () => {{ if (query.matches !== Boolean(data && data.narrow)) setStateValue("narrow", query.matches); }};
+  const report = () => {{ if (query.matches !== Boolean(data && data.narrow)) \
+setStateValue("narrow", query.matches); }};
   report();
   query.addEventListener("change", report);
   return () => query.removeEventListener("change", report);

@@ -77,7 +77,8 @@ def flag(key, page, default=False):
 def kernel_fields(prefix, page, *, kernels=KERNEL_NAMES, default="rbf", gamma=1.0):
     """The four fields of a kernel chooser: the kernel, γ, the degree d and coef0 r."""
     legacy = {label: name for name, label in KERNEL_LABELS.items()}
-    return (choice(f"{prefix}_kernel", page, kernels, default, legacy), choice(f"{prefix}_gamma", page, GAMMA_VALUES, gamma),
+    return (choice(f"{prefix}_kernel", page, kernels, default, legacy),
+            choice(f"{prefix}_gamma", page, GAMMA_VALUES, gamma),
             number(f"{prefix}_degree", page, 1, 10, 3, "int"), number(f"{prefix}_coef0", page, -2.0, 2.0, 1.0))
 
 

@@ -68,7 +68,8 @@ def app_url():
 def browser():
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI") == "true":
-            pytest.fail(f"{CHROMIUM} is missing: scripts/test.sh installs Debian's chromium; browser tests must run in CI")
+            pytest.fail(f"{CHROMIUM} is missing: scripts/test.sh installs Debian's chromium; "
+                        "browser tests must run in CI")
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 

@@ -9,16 +9,10 @@ from lab import data, page, widgets
 from lessons.feature_maps import reproduce
 from lessons.feature_maps.compute import (KLMS_SOURCE, TAYLOR_SOURCE, TAYLOR_X, costs, cubic_fit, fits_fig,
                                           kernel_check, loss_fig, map_source, taylor)
+from lessons.feature_maps.points_view import POINT_SOURCES, point_inputs
 from lessons.feature_maps.presets import PRESETS
 from lessons.feature_maps.sections import COST, TAYLOR
 
-POINT_SOURCES = {"typed": "type x and z", "data": "two of the current data points"}
-# typed: x's coordinates, then z's, by the map's input dimension; data: the indices of x and z
-POINT_INPUTS = {1: (("x", "fm_x1"), ("z", "fm_z1")),
-                2: (("x₁", "fm_x1"), ("x₂", "fm_x2"), ("z₁", "fm_z1"), ("z₂", "fm_z2"))}
-INDEX_INPUTS = (("i (x = point number i)", "fm_i"), ("j (z = point number j)", "fm_j"))
-
-# each section's fixed prose, written outside its fragment (page.section)
 COST_TEXT = ("The map behind $(1 + x\\cdot z)^p$ lists every monomial of degree up to $p$ in $d$ variables: "
              "$\\binom{d+p}{p}$ features. Building $\\phi(x)$, $\\phi(z)$ and their inner product costs a few "
              "operations per feature; the kernel needs $x\\cdot z$ ($d$ products) and a power.")
@@ -28,7 +22,8 @@ TAYLOR_TEXT = ("The power series of $e^{2\\gamma xz}$ splits the 1-D Gaussian in
 TAYLOR_LATEX = (r"e^{-\gamma(x-z)^2} = e^{-\gamma x^2} e^{-\gamma z^2} \sum_{k=0}^{\infty} \frac{(2\gamma x z)^k}{k!}"
                 r" = \sum_{k=0}^{\infty} \phi_k(x)\,\phi_k(z), \qquad "
                 r"\phi_k(x) = e^{-\gamma x^2} \sqrt{\frac{(2\gamma)^k}{k!}}\, x^k")
-CUBIC_TEXT = ("Fit $y \\approx \\theta^\\top\\phi(x)$ with $\\phi(x) = (1, x, x^2, x^3)$ by least squares. Starting from "
+CUBIC_TEXT = ("Fit $y \\approx \\theta^\\top\\phi(x)$ with $\\phi(x) = (1, x, x^2, x^3)$ "
+              "by least squares. Starting from "
               "$\\theta = 0$, every step adds multiples of the $\\phi(x_i)$, so $\\theta = \\sum_j \\beta_j\\phi(x_j)$ "
               "throughout — and the step can be written for $\\beta$ alone, with $K$ in place of $\\phi$. x is living "
               "area (0 ↦ 2000 ft², ±1 ↦ ±1500 ft²), y the price in $100 000; the sidebar's seed draws the data.")
@@ -45,28 +40,6 @@ page.header(
     r"\phi:\ \mathbb{R}^d \to \mathbb{R}^{\dim\phi}, \qquad K(x, z) = \langle \phi(x), \phi(z) \rangle "
     r"= \sum_k \phi_k(x)\,\phi_k(z)")
 page.presets_row(PRESETS)
-
-
-def point_inputs(name, source):
-    """x and z typed in, or picked by index from the current data (1-D maps: the house prices)."""
-    dim = FEATURE_MAPS[name].input_dim
-    typed = source == "typed"
-    inputs = POINT_INPUTS[dim] if typed else INDEX_INPUTS
-    values = []
-    for column, (label, key) in zip(st.columns(len(inputs)), inputs):
-        with column:
-            values.append(widgets.number_input(label, key, step=0.1 if typed else 1))
-    if typed:
-        return tuple(values[:dim]), tuple(values[dim:])
-    # the points alone (labels unused): every class, the third included
-    try:
-        X = data.training_data(multiclass=True)[0] if dim == 2 else data.house_prices()[0]
-    except ValueError as exc:
-        page.stop(exc)
-    i, j = (k % len(X) for k in values)
-    st.caption(f"{len(X)} points ({'sidebar data' if dim == 2 else 'house prices'}); "
-               f"indices wrap around. x = point {i}, z = point {j}.")
-    return tuple(map(float, X[i])), tuple(map(float, X[j]))
 
 
 @page.fragment
@@ -158,7 +131,8 @@ def cubic_section():
                   "loss after T steps": f"{r.loss_theta[-1]:.6g}"}, help={"η used": f"η_max = {r.eta_max:.6g}"})
     theta = ", ".join(f"θ{'₀₁₂₃'[k]} = {v:.6g}" for k, v in enumerate(r.theta))
     page.code("fm_cubic_numbers", "The numbers: θ, β and the code of the β update", KLMS_SOURCE,
-              text=f"θ after T steps: {theta}", columns={"j": np.arange(y.size), "xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r.beta}, height=240, table_key="fm_beta_table")
+              text=f"θ after T steps: {theta}", columns={"j": np.arange(y.size), "xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r.beta},
+              height=240, table_key="fm_beta_table")
     page.reproduce("fm_cubic_reproduce", "the cubic fit", reproduce.cubic_fit,
                    x, y, ratio, T, stochastic, int(st.session_state["seed"]))
 

@@ -7,7 +7,8 @@ from lab.reproduce import MAP_KERNEL, data, num, phi_function, script
 @memo(max_entries=16)
 def feature_check(link, name, x, z):
     """Lesson 1, section 1: φ(x)·φ(z) against K(x, z)."""
-    imports = "from sklearn.metrics.pairwise import polynomial_kernel\n" if "polynomial_kernel" in MAP_KERNEL[name] else ""
+    imports = ("from sklearn.metrics.pairwise import polynomial_kernel\n"
+               if "polynomial_kernel" in MAP_KERNEL[name] else "")
     return script(1, "K(x, z) = φ(x)·φ(z) on two points", link, imports,
                    f"X = np.array([[{', '.join(num(v) for v in x)}]])   # x\n"
                    f"Z = np.array([[{', '.join(num(v) for v in z)}]])   # z\n\n\n"
@@ -30,7 +31,8 @@ def costs(link, d, p):
                    "# the lab's own count of multiplications and additions (its docstring says what it counts)\n"
                    "c = operation_counts(d, p)\n"
                    'show("dim φ = C(d+p, p)", f"{comb(d + p, p):,}")\n'
-                   'show("explicit / kernel", f"{c.explicit_total / c.kernel_total:,.1f}×")\n', stdlib="from math import comb\n")
+                   'show("explicit / kernel", f"{c.explicit_total / c.kernel_total:,.1f}×")\n',
+                   stdlib="from math import comb\n")
 
 
 @memo(max_entries=16)

@@ -17,7 +17,8 @@ def closure_rule_controls():
     with b:
         k1 = widgets.selectbox("K₁ (a valid base kernel)", "mc_k1", format_func=BASE_LABELS.get)
         if name in ("sum", "product"):
-            return Rule(name, k1, k2=widgets.selectbox("K₂ (a second valid kernel)", "mc_k2", format_func=BASE_LABELS.get))
+            return Rule(name, k1, k2=widgets.selectbox("K₂ (a second valid kernel)", "mc_k2",
+                                                       format_func=BASE_LABELS.get))
     with a:
         if name == "scale":
             return Rule(name, k1, c=widgets.slider("c (the scale; the rule needs c > 0)", "mc_c", step=0.5))

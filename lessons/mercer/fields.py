@@ -14,7 +14,9 @@ def _fields():
     page = PAGE
     yield from kernel_fields("mc", page)
     yield choice("mc_rule", page, ("sum", "product", "scale", "polynomial", "exp", "warp"), "sum",
-                 {"K1(x, z) + K2(x, z)": "sum", "K1(x, z) K2(x, z)": "product", "c K(x, z), c > 0": "scale", "g(K(x, z)), g with coefficients ≥ 0": "polynomial", "exp(K(x, z))": "exp", "f(x) K(x, z) f(z)": "warp"})
+                 {"K1(x, z) + K2(x, z)": "sum", "K1(x, z) K2(x, z)": "product", "c K(x, z), c > 0": "scale",
+                  "g(K(x, z)), g with coefficients ≥ 0": "polynomial", "exp(K(x, z))": "exp",
+                  "f(x) K(x, z) f(z)": "warp"})
     yield choice("mc_k1", page, ("linear", "poly", "rbf", "laplacian"), "rbf",
                  BASE_LEGACY)
     yield choice("mc_k2", page, ("linear", "poly", "rbf", "laplacian"), "linear",

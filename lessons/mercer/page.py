@@ -4,20 +4,19 @@ kernels that fail, and a box for the student's own formula."""
 import numpy as np
 import streamlit as st
 
-from kernel_core.formula import MAX_LENGTH
-from kernel_core.mercer import CLOSURE_RULES, INVALID_KERNELS
+from kernel_core.mercer import CLOSURE_RULES
 from lab import data, page, widgets
 from lessons.mercer import reproduce
-from lessons.mercer.compute import (CERTIFICATE_TEXT, CHECK_PSD_SOURCE, EXAMPLES, FORMULA_HELP, MAX_POINTS, NO_SVM_TEXT,
-                                    PASSES_HERE_TEXT, RULES_TEXT, analyze_formula, analyze_invalid, analyze_kernel,
-                                    analyze_rule, analyze_scaled, decision_figure, fit_formula_svm, gram_points,
-                                    rule_source, spectrum_figure)
+from lessons.mercer.compute import (CERTIFICATE_TEXT, CHECK_PSD_SOURCE, MAX_POINTS, RULES_TEXT, analyze_kernel,
+                                    analyze_rule, analyze_scaled, gram_points,
+                                    rule_source)
 from lessons.mercer.controls import closure_rule_controls
+from lessons.mercer.formula_view import FORMULA_TAB, formula_tab, invalid_tab
 from lessons.mercer.presets import PRESETS
 from lessons.mercer.psd_view import check, verdict
 from lessons.mercer.sections import GRAM
 
-TABS = ["Gram matrix & spectrum", "Closure rules", "Kernels that fail", "Your formula"]
+TABS = ["Gram matrix & spectrum", "Closure rules", "Kernels that fail", FORMULA_TAB]
 
 
 def gram_tab(Xs, ys, n_all):
@@ -43,7 +42,8 @@ def gram_tab(Xs, ys, n_all):
     st.caption(f"{Xs.shape[0]} points{subset}. Try the sigmoid kernel: tanh(γ x·z + r) fails for most γ and r. "
                "Every eigenvalue, largest first:")
     page.code("mc_gram_numbers", "The numbers: every eigenvalue, and the source of check_psd", CHECK_PSD_SOURCE,
-              columns={"rank": np.arange(1, report.eigenvalues.size + 1), "λ (largest first)": report.eigenvalues[::-1]},
+              columns={"rank": np.arange(1, report.eigenvalues.size + 1),
+                       "λ (largest first)": report.eigenvalues[::-1]},
               height=220)
     page.reproduce("mc_gram_reproduce", "the Gram matrix", reproduce.mercer_gram, Xs, ys, kernel)
 
@@ -66,67 +66,6 @@ def rules_tab(Xs, ys):
     check(report, Xs, ys, "mc_rule", closure.formula)
     page.code("mc_rule_code", "The source of this rule", rule_source(rule.name))
     page.reproduce("mc_rule_reproduce", "the closure rule", reproduce.mercer_rule, Xs, ys, rule)
-
-
-def request_formula(expr):
-    """Fill the formula box and open its tab (a button callback; the tabs sit outside the tab's fragment)."""
-    st.session_state.update(mc_formula=expr, mc_tab=TABS[3])
-    page.request_app_rerun()
-
-
-def invalid_tab(Xs, ys):
-    st.markdown("Some functions look like kernels and are not. Each fails Mercer's condition on a small set "
-                "of points, and check_psd finds the set's certificate c.")
-    name = widgets.selectbox("A function that is not a kernel", "mc_invalid")
-    entry = INVALID_KERNELS[name]
-    a, b = st.columns([3, 1], vertical_alignment="center")
-    a.markdown(f"`K(x, z) = {entry.formula}` — {entry.why}")
-    b.button("Try it in the formula box", on_click=request_formula, args=(entry.formula,), key="mc_try")
-    report = analyze_invalid(Xs, name)
-    check(report, Xs, ys, "mc_invalid", name, note=PASSES_HERE_TEXT if report.is_psd else None)
-    page.reproduce("mc_invalid_reproduce", "the failing kernel", reproduce.mercer_invalid, Xs, ys, name, entry.formula)
-
-
-def formula_controls():
-    columns = st.columns(len(EXAMPLES) + 1, vertical_alignment="center")
-    columns[0].markdown("**Examples:**")
-    for column, (label, expr) in zip(columns[1:], EXAMPLES.items()):
-        column.button(label, on_click=request_formula, args=(expr,), key=f"mc_example_{label}", width="stretch")
-    expr = widgets.text_input(f"K(x, z) = (at most {MAX_LENGTH} characters)", "mc_formula", help=FORMULA_HELP)
-    a, b, c = st.columns(3)
-    with a:
-        g = widgets.log_slider("g (a scale you can use)", "mc_g")
-    with b:
-        r = widgets.slider("r (an offset you can use)", "mc_r", step=0.25)
-    with c:
-        d = widgets.slider("d (a power you can use)", "mc_d")
-    return expr, (("d", float(d)), ("g", g), ("r", r))
-
-
-def formula_tab(X, y, Xs, ys):
-    expr, params = formula_controls()
-    try:
-        report = analyze_formula(Xs, expr, params)
-    except ValueError as exc:
-        page.show_error(exc)
-        return
-    if not report.is_psd:
-        check(report, Xs, ys, "mc_formula", f"`K(x, z) = {expr}`", note=NO_SVM_TEXT)
-        return
-    verdict(report, f"`K(x, z) = {expr}`")
-    left, right = st.columns(2, gap="medium")
-    with left:
-        page.chart(spectrum_figure(report.eigenvalues, report.threshold), key="mc_formula_spectrum")
-    with right:
-        st.markdown("**An SVM with your kernel** (DualSVM on all the points, the parsed formula as its kernel)")
-        C = widgets.log_slider("C (box constraint)", "mc_C")
-        svm = fit_formula_svm(X, y, expr, params, C)
-        page.warnings(svm.warnings)
-        page.boundary_chart(decision_figure(svm.xs, svm.ys, svm.Z, X, y, free_sv=svm.free_sv,
-                                            bounded_sv=svm.bounded_sv, own=data.own_points()), key="mc_svm")
-        page.metrics({"support vectors": svm.n_sv, "training error": f"{svm.train_error:.1%}",
-                      "b (intercept)": f"{svm.b:.6g}", "dual objective Σα − ½αᵀGα": f"{svm.objective:.6g}"})
-    page.reproduce("mc_formula_reproduce", "your formula", reproduce.mercer_formula, X, y, Xs, ys, expr, params, C)
 
 
 page.header(

@@ -8,7 +8,7 @@ import numpy as np
 import streamlit as st
 
 from lab import background, page, widgets
-from lessons.primal_dual.compute import CV_FOLDS, CV_SOURCE, validation_figures, validation_grid
+from lessons.primal_dual.validation import CV_FOLDS, CV_SOURCE, validation_figures, validation_grid
 from lab.state import C_VALUES, GAMMA_VALUES
 
 

@@ -6,7 +6,7 @@ import streamlit as st
 
 from figures.boundary import CLASS_LABELS
 from lab import page
-from lessons.primal_dual.compute import one_vs_rest
+from lessons.primal_dual.one_vs_rest import one_vs_rest
 from lessons.primal_dual.sections import DUAL
 
 

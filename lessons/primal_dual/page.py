@@ -5,10 +5,10 @@ import streamlit as st
 
 from kernel_core.feature_maps import FEATURE_MAPS
 from lab import data, page, widgets
-from lab.reproduce import SKLEARN_HARD_C
 from lessons.primal_dual import cv_view, reproduce
-from lessons.primal_dual.compute import (DUAL_TOL, GAP_TOL, SOLVER_SOURCE, comparison, libsvm, margin,
-                                         snapshot_labels, solve)
+from lessons.primal_dual.compare_view import libsvm_section
+from lessons.primal_dual.compute import DUAL_TOL, GAP_TOL, SOLVER_SOURCE, snapshot_labels, solve
+from lessons.primal_dual.numbers import comparison, margin
 from lessons.primal_dual.ovr_view import ovr_section
 from lessons.primal_dual.presets import PRESETS
 from lessons.primal_dual.sections import DUAL, one_vs_rest
@@ -46,20 +46,6 @@ def unsolved(s):
         st.caption(f"The solver's own words: {message}")
 
 
-def libsvm_section(X, y, setup, d):
-    if not setup.offset:
-        st.info("scikit-learn's SVC always fits an offset b; switch 'with offset b' on to compare.")
-        return
-    sk = libsvm(X, y, setup)
-    page.warnings(sk.warnings, "scikit-learn did not converge: ")
-    page.table({"": ["dual objective", "b", "# support vectors", "max |α − α_sklearn|"],
-                "Kernel Lab (SMO)": [f"{d.objective:.8f}", f"{d.b:.6f}", str(d.n_sv), ""],
-                "scikit-learn (libsvm)": [f"{sk.objective:.8f}", f"{sk.b:.6f}", str(sk.n_sv),
-                                          f"{np.abs(d.alpha - sk.alpha).max():.2e}"]})
-    if setup.C == np.inf:
-        st.caption(f"SVC has no C = ∞; it ran with C = {SKLEARN_HARD_C:g}.")
-
-
 page.header(
     "SVM: primal versus dual",
     "The same max-margin problem has two faces. The **primal** searches over w (and b) in the feature space; "
@@ -93,7 +79,8 @@ def lesson():
     page.warnings(s.warnings)
     if d.psd_violated:
         st.warning(f"K is not positive semi-definite on these points: the dual is not concave, and αᵀGα = "
-                   f"{d.norm_w_squared:.4g} is no squared length ‖w‖², so there is no w and no margin; SMO's α is a point "
+                   f"{d.norm_w_squared:.4g} is no squared length ‖w‖², so there is no w and no margin; "
+                   "SMO's α is a point "
                    "where the KKT conditions hold, not a maximum. Lesson 5 checks this Gram matrix.",
                    icon=":material/warning:")
     if setup.space == "explicit":

@@ -1,7 +1,8 @@
 """The Reproduce in Python scripts of this lesson's sections (lab/reproduce.py says what they hold)."""
 
 from lab.memo import memo
-from lab.reproduce import SKLEARN_HARD_C, c_source, core_kernel_args, data, phi_function, script, sklearn_imports, sklearn_kernel
+from lab.reproduce import (SKLEARN_HARD_C, c_source, core_kernel_args, data, phi_function, script, sklearn_imports,
+                           sklearn_kernel)
 from lessons.primal_dual.compute import GAP_TOL
 
 

@@ -7,7 +7,8 @@ import numpy as np
 
 from kernel_core.kernels import KernelSpec
 from lab.section import SIDEBAR_KEYS, Section, training
-from lessons.primal_dual.compute import Setup, figures, ovr_figures, solve
+from lessons.primal_dual.compute import Setup, figures, solve
+from lessons.primal_dual.one_vs_rest import ovr_figures
 
 CONTROLS = ("pd_space", "pd_phi", "pd_offset", "pd_hard", "pd_C", "pd_kernel", "pd_gamma", "pd_degree", "pd_coef0")
 LIVE = ("pd_C", "pd_gamma", "pd_degree", "pd_coef0")

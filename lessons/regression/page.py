@@ -10,11 +10,13 @@ from lessons.regression.compute import GAP, LOGISTIC_SOURCE, RIDGE_SOURCE, fit_d
 from lessons.regression.presets import PRESETS
 from lessons.regression.sections import HOUSE, LOGISTIC
 # the logistic section's fixed prose, written outside its fragment (page.section)
-LOGISTIC_TEXT = ("Swap squared error for the logistic loss and the same trick classifies: $f(x) = \\sum_j \\beta_j K(x_j, x)$ "
-                 "is the **logit**, $P(y = +1 \\mid x) = \\sigma(f(x))$. The solid line ($f = 0$) is where both classes "
+LOGISTIC_TEXT = ("Swap squared error for the logistic loss and the same trick classifies: "
+                 "$f(x) = \\sum_j \\beta_j K(x_j, x)$ is the **logit**, $P(y = +1 \\mid x) = \\sigma(f(x))$. "
+                 "The solid line ($f = 0$) is where both classes "
                  "are equally likely; the dashed lines ($f = \\pm 1$) are where $P(y = +1 \\mid x) = \\sigma(\\pm1) "
                  "\\approx 0.73$ and $0.27$ — lines of equal confidence, not an SVM margin.")
-LOGISTIC_LATEX = (r"J(\beta) = \sum_{i=1}^n \log\!\big(1 + e^{-y_i f(x_i)}\big) + \frac{\lambda}{2}\,\beta^\top K\beta, "
+LOGISTIC_LATEX = (r"J(\beta) = \sum_{i=1}^n \log\!\big(1 + e^{-y_i f(x_i)}\big) "
+                  r"+ \frac{\lambda}{2}\,\beta^\top K\beta, "
                   r"\qquad \beta \leftarrow (1 - \eta\lambda)\,\beta + \eta\; y \circ \sigma(-y \circ K\beta)")
 
 page.header(
@@ -43,7 +45,8 @@ def ridge_section(x, y, spec, lam, left, right):
                    name="Kernel ridge: the bumps βⱼK(xⱼ, x) and their sum", section=HOUSE)
         page.metrics({"training RMSE": f"{r.rmse:.4g}", "largest |βⱼ|": f"{np.max(np.abs(r.beta)):.4g}",
                       "Σⱼ βⱼ": f"{np.sum(r.beta):.4g}"})
-    page.code("rg_ridge_numbers", "The numbers: β and the ridge prediction f(xⱼ) at each training point, and the solver",
+    page.code("rg_ridge_numbers",
+              "The numbers: β and the ridge prediction f(xⱼ) at each training point, and the solver",
               RIDGE_SOURCE,
               columns={"j": np.arange(y.size), "xⱼ": x[:, 0], "yⱼ": y, "βⱼ": r.beta, "f(xⱼ)": r.f_train},
               height=240, table_key="rg_ridge_table")

@@ -173,7 +173,8 @@ def wait_for_points(page, changed_from, timeout=30_000):
 def test_3d_camera_survives_a_slider_move_on_the_circle_lesson(browser, app_url):
     page = open_lesson(browser, f"{app_url}/circle")
     left, top, width, height = page.evaluate(
-        f"(key) => {{ const r = ({PLOT_JS})(key).getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }}",
+        f"(key) => {{ const r = ({PLOT_JS})(key).getBoundingClientRect(); "
+        f"return [r.left, r.top, r.width, r.height]; }}",
         "cl_lift3d")
     cx, cy = left + width / 2, top + height / 2
     page.mouse.move(cx, cy)
@@ -386,7 +387,8 @@ def test_plotly_js_comes_from_the_app_once_and_has_no_share_button(browser, app_
         page.locator('[data-testid="stMain"] .js-plotly-plot').first.wait_for(state="visible", timeout=60_000)
         wait_idle(page)
     entries = page.evaluate("() => performance.getEntriesByType('resource')"
-                            ".filter(e => /plotly-[0-9.]+\\.min\\.js$/.test(e.name)).map(e => [e.name, e.transferSize])")
+                            ".filter(e => /plotly-[0-9.]+\\.min\\.js$/.test(e.name))"
+                            ".map(e => [e.name, e.transferSize])")
     assert len(entries) == 1 and "/app/static/" in entries[0][0], entries
     assert entries[0][1] == 0, f"plotly.js was downloaded again on the second visit: {entries}"
     assert not outside, outside

@@ -288,7 +288,8 @@ def test_scaling_by_non_positive_or_non_finite_c_raises(c):
         kernel_scale(rbf1, c)
 
 
-@pytest.mark.parametrize("coefs, match", [([1.0, -0.5], ">= 0"), ([], "finite"), ([1.0, np.nan], "finite"), (["one"], "finite")])
+@pytest.mark.parametrize("coefs, match", [([1.0, -0.5], ">= 0"), ([], "finite"), ([1.0, np.nan], "finite"),
+                                          (["one"], "finite")])
 def test_polynomial_with_negative_or_missing_coefficients_raises(coefs, match):
     with pytest.raises(ValueError, match=match):
         kernel_polynomial(rbf1, coefs)

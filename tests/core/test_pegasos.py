@@ -126,7 +126,8 @@ def test_decision_function_is_sum_of_alpha_hat_times_kernel():
     X, y = moons(30, random_state=1)
     Z = np.random.default_rng(0).normal(size=(7, 2))
     model = KernelPegasos("rbf", lam=0.05, n_iter=300, gamma=2.0, random_state=4).fit(X, y)
-    np.testing.assert_allclose(model.decision_function(Z), sk_rbf(Z, X, gamma=2.0) @ model.alpha_, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(model.decision_function(Z), sk_rbf(Z, X, gamma=2.0) @ model.alpha_,
+                               rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(model.predict(Z), np.where(sk_rbf(Z, X, gamma=2.0) @ model.alpha_ >= 0, 1.0, -1.0))
 
 

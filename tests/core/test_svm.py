@@ -84,7 +84,8 @@ def test_lfd_toy_dual_gives_w_one_minus_one_b_minus_one_margin_one_over_root_two
     np.testing.assert_allclose(model.norm_w_, np.sqrt(2.0), atol=1e-8)
 
 
-@pytest.mark.parametrize("kernel, params", [("linear", {}), ("rbf", {"gamma": 0.7}), ("poly", {"degree": 3, "gamma": 0.5})])
+@pytest.mark.parametrize("kernel, params", [("linear", {}), ("rbf", {"gamma": 0.7}),
+                                            ("poly", {"degree": 3, "gamma": 0.5})])
 def test_norm_w_is_root_of_alpha_y_k_alpha_y_with_sklearns_kernel(kernel, params):
     X = np.random.default_rng(4).normal(size=(30, 2))
     y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.3 * np.sin(5 * X[:, 1]) > 0, 1.0, -1.0)   # w far from 0

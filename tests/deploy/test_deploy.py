@@ -1,6 +1,7 @@
 """deploy/: HAProxy's configuration is valid and holds the lecture balancer's rules, the Kubernetes manifests are valid
 against Kubernetes' own schemas and pass Pod Security "restricted", and the image makes everything it serves at
-build time. (tests/deploy/test_deploy_image.py runs the image's files read-only; tests/lecture/test_lecture.py the balancer.)"""
+build time. (tests/deploy/test_deploy_image.py runs the image's files read-only; tests/lecture/test_lecture.py the
+balancer.)"""
 
 import json
 import os

@@ -57,5 +57,6 @@ def test_only_pages_and_lab_import_streamlit():
             assert "streamlit" not in {n.split(".")[0] for n in imported(path)}, path
     for path in modules("lessons"):
         if "streamlit" in {n.split(".")[0] for n in imported(path)}:
-            assert path.name == "page.py" or path.name.endswith("_view.py") or path.name in ("home.py", "controls.py"), (
+            assert (path.name == "page.py" or path.name.endswith("_view.py")
+                    or path.name in ("home.py", "controls.py")), (
                 f"{path.relative_to(ROOT)} imports streamlit: only a lesson's page and its views may")

@@ -37,7 +37,8 @@ pytestmark = [
 def require_haproxy():
     if not os.access(HAPROXY, os.X_OK):
         if os.environ.get("CI") == "true":
-            pytest.fail(f"{HAPROXY} is missing: scripts/test.sh installs Debian's haproxy; lecture tests must run in CI")
+            pytest.fail(f"{HAPROXY} is missing: scripts/test.sh installs Debian's haproxy; "
+                        "lecture tests must run in CI")
         pytest.skip(f"{HAPROXY} is not installed (apt-get install haproxy)")
 
 

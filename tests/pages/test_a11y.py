@@ -92,7 +92,8 @@ def test_the_two_class_colours_stay_far_apart_for_each_colour_vision_deficiency(
 
 
 def test_no_figure_or_page_module_names_a_colour_of_its_own():
-    sources = [p for p in (ROOT / "figures").glob("*.py") if p.name != "palette.py"] + list((ROOT / "lessons").glob("*.py"))
+    sources = ([p for p in (ROOT / "figures").glob("*.py") if p.name != "palette.py"]
+               + list((ROOT / "lessons").glob("*.py")))
     found = {p.name: COLOUR_LITERAL.findall(p.read_text()) for p in sources}
     assert {name: hits for name, hits in found.items() if hits} == {}
 

@@ -24,7 +24,8 @@ def core_fit(X, y, lift, C):
 
 
 def lesson_data(at):
-    """The data the page lifted: the notes' rule drawn with the sidebar's n, noise and seed, or the sidebar's dataset."""
+    """The data the page lifted: the notes' rule drawn with the sidebar's n, noise and seed, or the sidebar's
+    dataset."""
     if at.get_by_key("cl_data").value == "notes":
         s = at.session_state
         return datasets.DATASETS["circle_rule"](s["n"], noise=s["noise"], random_state=s["seed"])

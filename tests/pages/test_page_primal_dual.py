@@ -322,7 +322,7 @@ def test_validation_heatmap_is_the_cores_grid_and_a_cell_click_sets_both_sliders
 
 
 def test_moving_c_or_gamma_reuses_the_validation_grid():
-    from lessons.primal_dual import compute as cpd
+    from lessons.primal_dual import validation as cpd
 
     at = cv_page()
     before = len(cpd._cv_grid.memory)
@@ -334,7 +334,7 @@ def test_moving_c_or_gamma_reuses_the_validation_grid():
 
 
 def test_the_heatmap_is_not_computed_while_its_toggle_is_off():
-    from lessons.primal_dual import compute as cpd
+    from lessons.primal_dual import validation as cpd
 
     cpd._cv_grid.memory.clear()
     at = open_page(PAGE, widgets={"pd_space": "kernel"})
@@ -348,7 +348,7 @@ def test_switching_the_heatmap_off_drops_its_queued_fits(leave):
     import time
 
     from lab import background
-    from lessons.primal_dual import compute as cpd
+    from lessons.primal_dual import validation as cpd
 
     cpd._cv_grid.memory.clear()
     busy = {}
@@ -372,7 +372,7 @@ def test_three_classes_in_kernel_mode_are_one_vs_rest_as_sklearn_predicts():
 
     from kernel_core.grid import make_grid as grid_of
     from kernel_core.kernels import KernelSpec
-    from lessons.primal_dual.compute import one_vs_rest
+    from lessons.primal_dual.one_vs_rest import one_vs_rest
 
     own = "0.40_-0.30_2~-1.20_1.10_1~1.00_1.50_-1"
     at = AppTest_with_points(own, sidebar={"dataset": "blobs3", "noise": 0.8}, widgets={"pd_space": "kernel"})

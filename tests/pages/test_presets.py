@@ -1,6 +1,6 @@
-"""The notes' worked examples as one-click presets (lab/presets.py, each lesson's presets.py): each button, clicked under AppTest, puts its
-source's numbers on screen, checked against the notes' own numbers or an independent re-implementation of the
-notes' algorithm; the preset's link opens the same view."""
+"""The notes' worked examples as one-click presets (lab/presets.py, each lesson's presets.py): each button, clicked
+under AppTest, puts its source's numbers on screen, checked against the notes' own numbers or an independent
+re-implementation of the notes' algorithm; the preset's link opens the same view."""
 
 import math
 import re

@@ -224,7 +224,8 @@ def test_primal_dual_page_shows_a_true_gap_margin_accuracy_and_dual_objective(va
         else:
             assert norm_w_squared > rounding, (f"{values}: margin {shown['margin 1/‖w‖']} shown, but αᵀGα = "
                                                f"{norm_w_squared:.3g} is 0 up to rounding ({rounding:.2g}): w = 0")
-            assert abs(float(shown["margin 1/‖w‖"]) - 1 / np.sqrt(norm_w_squared)) <= 1e-4 * max(1.0, 1 / np.sqrt(norm_w_squared)), \
+            assert (abs(float(shown["margin 1/‖w‖"]) - 1 / np.sqrt(norm_w_squared))
+                    <= 1e-4 * max(1.0, 1 / np.sqrt(norm_w_squared))), \
                 (values, shown["margin 1/‖w‖"], 1 / np.sqrt(norm_w_squared))
 
     # the training accuracy, from the core's own predict on the page's data
@@ -247,7 +248,8 @@ def test_primal_dual_page_shows_a_true_gap_margin_accuracy_and_dual_objective(va
 MC_TABS = ["Gram matrix & spectrum", "Closure rules", "Kernels that fail", "Your formula"]
 BASES = {"linear": lambda A, B: A @ B.T, "poly": lambda A, B: (A @ B.T + 1.0) ** 2,
          "rbf": lambda A, B: rbf_kernel(A, B, gamma=1.0), "laplacian": lambda A, B: laplacian_kernel(A, B, gamma=1.0)}
-WARP_F = {"bump": lambda A: np.exp(-np.sum(A**2, axis=1)), "first": lambda A: A[:, 0], "affine": lambda A: 1.0 + A[:, 1]}
+WARP_F = {"bump": lambda A: np.exp(-np.sum(A**2, axis=1)), "first": lambda A: A[:, 0],
+          "affine": lambda A: 1.0 + A[:, 1]}
 INVALID = {"negative squared distance": lambda A: -euclidean_distances(A, squared=True),
            "distance": lambda A: euclidean_distances(A),
            "flipped Gaussian": lambda A: np.exp(0.1 * euclidean_distances(A, squared=True)),
@@ -431,7 +433,8 @@ def test_pegasos_page_objectives_are_the_objective_of_its_alphas(values):
     assert avg >= optimum - 1e-9, (values, avg, optimum, f"λ_min(K) = {lam_min:.3g}")
     assert last >= optimum - 1e-9, (values, last, optimum, f"λ_min(K) = {lam_min:.3g}")
     # three significant digits: off by at most half a unit of the third
-    assert abs(float(shown["α̂ above the optimum by"]) - (avg - optimum)) <= 5e-3 * abs(avg - optimum) + 1e-5 * abs(avg), \
+    assert (abs(float(shown["α̂ above the optimum by"]) - (avg - optimum))
+            <= 5e-3 * abs(avg - optimum) + 1e-5 * abs(avg)), \
         (values, shown["α̂ above the optimum by"], avg - optimum)
 
 

@@ -1,6 +1,6 @@
 """A third class (the blobs3 dataset, or the student's class-2 points) on every lesson: lesson 3's kernel mode trains
-on it (one-vs-rest, tests/pages/test_page_primal_dual.py); the binary lessons refuse the dataset and leave the points out,
-each saying so, never computing with a label that is not ±1."""
+on it (one-vs-rest, tests/pages/test_page_primal_dual.py); the binary lessons refuse the dataset and leave the points
+out, each saying so, never computing with a label that is not ±1."""
 
 import pytest
 from streamlit.testing.v1 import AppTest
