@@ -126,3 +126,17 @@ def test_presenter_mode_folds_the_key_formulas_with_the_prose():
     at = open_link("lessons/primal_dual/page.py", {"present": "true"})
     folded = [e for e in at.main.expander if e.label == "The idea and the key formulas"]
     assert len(folded) == 1 and len(folded[0].latex) == 2 and len(folded[0].markdown) == 1
+
+
+def test_a_bad_value_in_the_link_is_shown_literally_never_as_a_link_or_an_image():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update({"pd_C": "[Session expired: log in again](https://evil.example/login)",
+                            "seed": "![x](https://evil.example/pixel.png)"})
+    at.run()                                    # the sidebar's seed, on every page
+    bodies = [t.proto.body for t in at.toast]
+    assert any(r"\!\[x\]\(https\:\/\/evil\.example\/pixel\.png\)" in b for b in bodies), bodies
+    at.switch_page("lessons/primal_dual/page.py").run()
+    assert not at.exception, at.exception
+    bodies += [t.proto.body for t in at.toast]
+    assert any(r"\[Session expired\: log in again\]\(https\:\/\/evil\.example\/login\)" in b for b in bodies), bodies
+    assert not any("](" in b for b in bodies), bodies
