@@ -56,6 +56,9 @@ MAX_ADMITTED = 3
 DISCONNECT_POLL_S = 0.05
 # the CPU one route computation may use: a move the page draws quickly takes a small part of it
 BUDGET_S = 0.5
+# the share of a core the routes may use over time: the rest is the pages' (a move the route does not draw, the
+# rerun draws)
+SHARE = 0.25
 # where a computation is stopped: the solvers loop in Python there, and hold no lock another thread waits on
 LOOPING = "kernel_core"
 
@@ -90,6 +93,7 @@ class Job:
         self.thread = None          # the worker's id while it computes
         self.clock = None           # that thread's CPU clock
         self.start_cpu = 0.0
+        self.used = 0.0             # its CPU, once it has ended
         self.cancelled = False
         self._lock = threading.Lock()
 
@@ -106,12 +110,13 @@ class Job:
             return None
         finally:
             with self._lock:
+                self.used = time.clock_gettime(self.clock) - self.start_cpu
                 self.thread = None
 
     def cpu(self):
-        """Seconds of CPU this job has used (0 before it starts)."""
+        """Seconds of CPU this job has used so far."""
         with self._lock:
-            return 0.0 if self.thread is None else time.clock_gettime(self.clock) - self.start_cpu
+            return self.used if self.thread is None else time.clock_gettime(self.clock) - self.start_cpu
 
     def stop(self):
         """Not started: it never starts. Computing in LOOPING's code: OverBudget is raised there; True. Elsewhere
@@ -129,21 +134,28 @@ class Job:
 
 
 class Limiter:
-    """At most `limit` holders at once; acquire() says at once whether one more may enter."""
+    """At most `limit` holders at once, and over time at most `share` seconds of CPU per second among them (a
+    token bucket holding up to `burst` seconds); acquire() says at once whether one more may enter, release(cpu)
+    gives its place back with the CPU it used."""
 
-    def __init__(self, limit):
-        self.limit, self.held, self._lock = limit, 0, threading.Lock()
+    def __init__(self, limit, share=SHARE, burst=2 * BUDGET_S):
+        self.limit, self.share, self.burst = limit, share, burst
+        self.held, self.credit, self.at = 0, burst, time.monotonic()
+        self._lock = threading.Lock()
 
     def acquire(self):
         with self._lock:
-            if self.held >= self.limit:
+            now = time.monotonic()
+            self.credit, self.at = min(self.burst, self.credit + (now - self.at) * self.share), now
+            if self.held >= self.limit or self.credit <= 0:
                 return False
             self.held += 1
             return True
 
-    def release(self):
+    def release(self, cpu=0.0):
         with self._lock:
             self.held -= 1
+            self.credit -= cpu
 
 
 def same_origin(headers):
@@ -159,9 +171,10 @@ def same_origin(headers):
 
 
 async def computed(request, limiter, executor, fn, *args):
-    """fn(*args) in `executor` for `request`, or None: `limiter` full, or the client gone before it started (a
-    request waiting for the worker is never computed once its client leaves); a computation whose client leaves, or
-    that has used BUDGET_S of CPU, is stopped (Job.stop). A computation holds its place in `limiter` until it ends."""
+    """fn(*args) in `executor` for `request`, or None: `limiter` full (or its CPU share spent), or the client gone
+    before it started (a request waiting for the worker is never computed once its client leaves); a computation
+    whose client leaves, or that has used BUDGET_S of CPU, is stopped (Job.stop). A computation holds its place in
+    `limiter` until it ends, and pays its CPU into it then."""
     if not limiter.acquire():
         return None
     if await request.is_disconnected():
@@ -169,7 +182,7 @@ async def computed(request, limiter, executor, fn, *args):
         return None
     job = Job(fn, *args)
     running = executor.submit(job.run)
-    running.add_done_callback(lambda _: limiter.release())
+    running.add_done_callback(lambda _: limiter.release(job.cpu()))
     future = asyncio.wrap_future(running)
     while True:
         done, _ = await asyncio.wait({future}, timeout=DISCONNECT_POLL_S)

@@ -205,6 +205,15 @@ def test_a_full_limiter_answers_at_once_and_computes_nothing():
     assert limiter.held == 1            # the place is given back when the computation ends
 
 
+def test_the_routes_use_at_most_their_share_of_a_core_over_time():
+    limiter = live.Limiter(10, share=0.25, burst=1.0)
+    assert limiter.acquire()
+    limiter.release(cpu=1.5)                    # a computation used more than the bucket holds
+    assert not limiter.acquire()                # until the share has paid it back
+    limiter.at -= 4                             # 4 s later: 1 s of credit again, less the 0.5 s owed
+    assert limiter.acquire() and limiter.held == 1
+
+
 def test_a_client_gone_is_not_computed_even_when_it_waited_for_the_worker():
     called, release = [], threading.Event()
     with ThreadPoolExecutor(1) as executor:
