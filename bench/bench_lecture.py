@@ -670,8 +670,10 @@ def server_pids(server):
     return [server.proc.pid] + descendants(server.proc.pid)
 
 
-def run_lecture(target, pages, args):
-    """One lecture against `target`; returns its record, server CPU and memory."""
+def run_lecture(target, pages, args, alongside=()):
+    """One lecture against `target`; returns its record, server CPU and memory. alongside: functions f(port, stop)
+    each run in a thread of its own beside the students' moves, from the moment all have joined until the moves
+    end (bench_adversary.py's attackers)."""
     machine_at_start = machine_state()
     with_cookie = target == "lecture"
     options = [arg for kv in args.option for arg in (f"--{kv.split('=', 1)[0]}", kv.split("=", 1)[1])]
@@ -711,9 +713,12 @@ def run_lecture(target, pages, args):
         cpu0 = {p: proc_cpu_s(p) for p in pids}
         client0 = time.process_time()
         t0 = lecture.t0 or time.monotonic()
+        extra = [threading.Thread(target=f, args=(port_of[0], lecture.stop), daemon=True) for f in alongside]
+        for th in extra:
+            th.start()
         time.sleep(max(0.0, t0 + args.duration - time.monotonic()))
         lecture.stop.set()
-        for th in threads:  # in-flight reruns finish or time out within args.timeout
+        for th in extra + threads:  # in-flight reruns finish or time out within args.timeout
             th.join(timeout=max(0.1, t0 + args.duration + args.timeout + 5 - time.monotonic()))
         elapsed = time.monotonic() - t0
         # every process of the servers, those started during the run too (lab/background.py's, for one)

@@ -135,6 +135,16 @@ def _parse(src):
     return tree
 
 
+def _finite(value):
+    """value as a float64, or None where it has none (an int literal such as 0xfff…f beyond float64's range raises
+    OverflowError in float())."""
+    try:
+        value = np.float64(float(value))
+    except OverflowError:
+        return None
+    return value if math.isfinite(value) else None
+
+
 class _Builder:
     """Checks each node against the allow-list and returns (kind, fn) with fn(X, Y) -> array."""
 
@@ -186,9 +196,9 @@ class _Builder:
         # exact types: bool is an int subclass, and str/bytes/complex/None are not numbers here
         if type(value) not in (int, float):
             raise self.refuse(node, f"constants of type {type(value).__name__} (only int and float numbers)")
-        if not math.isfinite(float(value)):
+        value = _finite(value)
+        if value is None:
             raise self.refuse(node, "a number too large for float64")
-        value = np.float64(value)
         return _SCALAR, lambda X, Y: value
 
     def unary(self, node):
@@ -204,7 +214,9 @@ class _Builder:
             p = self.exponent(node.operand)
             return -p if isinstance(node.op, ast.USub) else p
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-            p = float(node.value)
+            p = _finite(node.value)
+            if p is None:
+                raise self.refuse(node, f"exponents are limited to |p| <= {MAX_POWER}")
         elif isinstance(node, ast.Name) and node.id in self.params:
             p = float(self.params[node.id])
         else:

@@ -16,14 +16,27 @@ from typing import NoReturn
 import numpy as np
 import pyarrow as pa
 import streamlit as st
+from streamlit.runtime import Runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from lab import live, live_chart, present, presets, share, sidebar
+from lab import background, live, live_chart, present, presets, share, sidebar
 from lab.section import POINTS
 from lab.state import FIELDS
 
 _RERUN_APP = "_rerun_app"
 # the url path of the page this session shows, set by app.py on every run (a fragment rerun keeps it)
 VIEW_PATH = "_view_path"
+
+
+def session_owner():
+    """This session as lab/background.py's Owner: its state, its id and whether it is still connected, asked of the
+    server (Streamlit's Runtime.is_active_session), so that the queued job of a closed tab is dropped before it runs.
+    Without a server (AppTest) the session lasts as long as its test."""
+    session_id = get_script_run_ctx().session_id
+    if not Runtime.exists():
+        return background.Owner(st.session_state, session_id)
+    runtime = Runtime.instance()
+    return background.Owner(st.session_state, session_id, lambda: runtime.is_active_session(session_id))
 
 
 def presenting():

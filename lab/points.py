@@ -26,12 +26,29 @@ def to_csv(points):
                                                  for x1, x2, y in points])
 
 
-def decode(raw):
-    """The points a link's text holds; parts that are not points are dropped."""
-    parts = raw.split("~", MAX_USER_POINTS)[:MAX_USER_POINTS] if raw else []
+def read(raw):
+    """(points, notice): the points a link's text holds, as the upload would take them (within ±MAX_ABS_COORD, at
+    most MAX_USER_POINTS), and None or a sentence saying what was left out and why."""
+    parts = raw.split("~", MAX_USER_POINTS)[:MAX_USER_POINTS + 1] if raw else []
+    extra, parts = [p for p in parts[MAX_USER_POINTS:] if p], parts[:MAX_USER_POINTS]
     matches = [_POINT.fullmatch(p) for p in parts]
-    return tuple((round(float(m[1]), DECIMALS) + 0.0, round(float(m[2]), DECIMALS) + 0.0, int(m[3]))
-                 for m in matches if m is not None)
+    found = [(round(float(m[1]), DECIMALS) + 0.0, round(float(m[2]), DECIMALS) + 0.0, int(m[3]))
+             for m in matches if m is not None]
+    kept = tuple(p for p in found if max(abs(p[0]), abs(p[1])) <= MAX_ABS_COORD)
+    left_out = []
+    if len(found) < len(parts):
+        left_out.append(f"{len(parts) - len(found)} part(s) that are not points x1_x2_y (y = -1, 1 or 2)")
+    if len(kept) < len(found):
+        left_out.append(f"{len(found) - len(kept)} point(s) outside ±{MAX_ABS_COORD:g}")
+    if extra:
+        left_out.append(f"every point after the first {MAX_USER_POINTS} (the most a view holds)")
+    notice = f"The link's points: left out {'; '.join(left_out)}." if left_out else None
+    return kept, notice
+
+
+def decode(raw):
+    """The points a link's text holds (read), without the notice."""
+    return read(raw)[0]
 
 
 def point(x1, x2, y):

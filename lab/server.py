@@ -1,6 +1,7 @@
 """The server-side performance settings, applied once per server process from the first script run: one BLAS
 thread, Nagle's algorithm off for the app's connections, and the import-time heap frozen out of the garbage
-collector's full passes. Why each exists, what it measured and how to re-measure it after an upgrade of
+collector's full passes. The BLAS thread is also set as serve.py is imported (one_blas_thread), before the server
+listens: a live route can compute before any page has run. Why each exists, what it measured and how to re-measure it after an upgrade of
 Streamlit, Plotly, NumPy or uvicorn: docs/PERFORMANCE.md.
 
 Nagle: uvicorn listens on a socket created with proto 0, so asyncio never sets TCP_NODELAY on the connections
@@ -52,13 +53,19 @@ def disable_nagle():
     return count
 
 
+def one_blas_thread():
+    """One thread for every BLAS library loaded so far (threadpoolctl limits those it finds loaded)."""
+    threadpool_limits(limits=1, user_api="blas")
+
+
 @functools.cache
 def tune_process(modules=()):
-    """One BLAS thread, `modules` imported (the lessons' compute modules: their import-time objects then join the frozen
-    heap), disable_nagle() and gc.freeze(), once per process; returns the number of sockets changed."""
-    threadpool_limits(limits=1, user_api="blas")
+    """`modules` imported (the lessons' compute modules: their import-time objects then join the frozen heap), one
+    BLAS thread (for the libraries they loaded too), disable_nagle() and gc.freeze(), once per process; returns the
+    number of sockets changed."""
     for name in modules:
         importlib.import_module(name)
+    one_blas_thread()
     gc.collect()
     gc.freeze()
     return disable_nagle()

@@ -13,9 +13,8 @@ from urllib.parse import quote, urlencode
 import segno
 import streamlit as st
 
-from lab.sidebar import plain
 from lab.state import APP, FIELDS, SIDEBAR, hidden_keys
-from lab.widgets import DRAWN, HIDDEN
+from lab.widgets import DRAWN, HIDDEN, plain
 
 # when the browser's address is unknown (no browser: AppTest); a real session always has st.context.url
 FALLBACK_BASE = "http://localhost:8501"
@@ -65,7 +64,7 @@ def read_hidden():
         st.toast(str(exc), icon=":material/link_off:")
         del st.query_params["hide"]
     if unknown:
-        # the names are the link's text, shown literally (sidebar.plain): no markdown link or formula comes through
+        # the names are the link's text, shown literally (widgets.plain): no markdown link or formula comes through
         st.toast(f"hide in the link names {plain(', '.join(unknown))}: no control has that name (a name is a "
                  "control's key in a link, such as pd_C or n), so it was left out.", icon=":material/link_off:")
         if keys:

@@ -2,7 +2,6 @@
 (added by a click on a decision plot, typed, or uploaded as CSV), kept in the link as `?pts=` (lab/points.py)."""
 
 import functools
-import re
 
 import streamlit as st
 
@@ -13,6 +12,7 @@ from kernel_core.svm import DualSVM, PrimalSVM
 from lab import points, widgets
 from kernel_core.formula import MAX_LENGTH as FORMULA_MAX_LENGTH
 from lab.state import MAX_USER_POINTS, N_MAX
+from lab.widgets import plain
 
 CLASS_NAMES = {-1: "class −1 (blue)", 1: "class +1 (vermillion)", 2: "class 2 (green)"}
 
@@ -108,15 +108,17 @@ def _add_typed_point():
 
 
 def _restore_points_from_url():
-    """Reload the student's points from the link once per session (a reload or a shared link);
-    parts that are not points are dropped, from the link too."""
+    """Reload the student's points from the link once per session (a reload or a shared link); what is not a point
+    the upload would take is dropped, from the link too, and a notice says so."""
     if "user_points" in st.session_state:
         return
     raw = st.query_params.get("pts", "")
-    restored = points.decode(raw)
+    restored, notice = points.read(raw)
     st.session_state["user_points"] = restored
     if raw and raw != points.encode(restored):
         set_points(restored)
+    if notice:
+        st.toast(plain(notice), icon=":material/link_off:")
 
 
 def upload_limit_bytes():
@@ -138,15 +140,6 @@ def _upload_control():
         st.error(plain(text), icon=":material/error:")
     elif kind == "success":
         st.success(plain(text), icon=":material/check_circle:")
-
-
-_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
-
-
-def plain(text):
-    """text shown literally by st.markdown/st.error: every ASCII punctuation mark backslash-escaped, so
-    a file's name or content echoed in a message cannot turn into links, LaTeX ($) or formatting."""
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", text)
 
 
 def _load_upload(key):

@@ -2,6 +2,8 @@
 and keeps its value in the link: read from it when the control first appears in a session, written back (only
 when it differs from the default) on every run, so a link reopens the view exactly."""
 
+import re
+
 import numpy as np
 import streamlit as st
 
@@ -37,6 +39,15 @@ def map_label(name):
     return "φ(x) = (" + ", ".join(FEATURE_MAPS[name].feature_labels) + ")"
 
 
+_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def plain(text):
+    """text shown literally by st.markdown, st.error or st.toast: every ASCII punctuation mark backslash-escaped, so
+    a link's or a file's text echoed in a message cannot turn into links, images, LaTeX ($) or formatting."""
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", text)
+
+
 def fmt(v):
     """Short label for a slider value: 3 significant digits."""
     return f"{v:.3g}"
@@ -53,7 +64,9 @@ def _seed(field):
         try:
             value = decode(field, text)
         except ValueError as exc:
-            st.toast(f"{exc}; this view uses {encode(field, field.default)} instead.", icon=":material/link_off:")
+            # the message quotes the link's text: shown literally, so a link cannot put a link or an image here
+            st.toast(plain(f"{exc}; this view uses {encode(field, field.default)} instead."),
+                     icon=":material/link_off:")
     state[field.key] = value
 
 

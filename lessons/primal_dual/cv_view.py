@@ -32,7 +32,7 @@ def dropped_unless_shown():
         yield
     finally:
         if not st.session_state.get(SHOWN):
-            background.drop(st.session_state)
+            background.drop(page.session_owner())
 
 
 @st.fragment(run_every=background.POLL_S)
@@ -56,9 +56,10 @@ def validation_section(X, y, kernel, offset, C):
         return
     st.session_state[SHOWN] = True
     seed = int(st.session_state["seed"])
+    owner = page.session_owner()
 
     def grid_now():
-        return validation_grid(X, y, kernel, offset, seed, owner=st.session_state)
+        return validation_grid(X, y, kernel, offset, seed, owner=owner)
 
     try:
         grid = grid_now()

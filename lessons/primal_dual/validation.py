@@ -31,8 +31,9 @@ def validation_grid(X, y, kernel, offset, seed, *, owner=None):
     memoized by what it depends on: the data, the kernel without its γ, the offset and the folds' seed. The
     current C and γ are not part of the key, so moving either slider reuses the grid.
 
-    owner: the asking session's state. The grid is then computed in the background process (lab/background.py)
-    unless it is remembered, and this returns None until it is there."""
+    owner: the asking session (lab/background.Owner). The grid is then computed in the background process
+    (lab/background.py) unless it is remembered, and this returns None until it is there (background.Busy when
+    too many grids already wait)."""
     args = (X, y, kernel.name, kernel.degree, kernel.coef0, offset, seed)
     if owner is None:
         return _cv_grid(*args)

@@ -389,3 +389,11 @@ def test_a_formula_whose_work_is_beyond_the_limit_fails_fast():
 def test_formula_parameters_beyond_float_range_are_value_errors():
     with pytest.raises(ValueError, match="g is too large for float64"):
         formula.parse_kernel("exp(-g * norm(x - z))", g=10**400)
+
+
+@pytest.mark.parametrize("expr", ["0x" + "f" * 256, "dot(x, z)**0x" + "f" * 256, "dot(x, z)**-0x" + "f" * 256,
+                                  "dot(x, z) * 0x" + "f" * 280])
+def test_an_integer_beyond_float64_is_a_clear_value_error_not_an_overflow(expr):
+    assert len(expr) <= MAX_LENGTH
+    with pytest.raises(ValueError, match="too large for float64|exponents are limited"):
+        parse_kernel(expr)

@@ -2,10 +2,15 @@
 byte for byte; they refuse a link the page cannot hold with its reason, and answer nothing where the page draws
 no such figures."""
 
+import asyncio
 import json
+import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
+
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -111,11 +116,12 @@ def test_where_the_page_draws_no_such_figures_nothing_is_answered(query):
     assert live.answer(SECTION["primal-dual"], query) is None
 
 
-def get(url, path, params=None, method="GET"):
+def get(url, path, params=None, method="GET", headers=None):
     """(status, body text) of a request to the app."""
     query = "?" + (params if isinstance(params, str) else urllib.parse.urlencode(params)) if params else ""
     try:
-        with urllib.request.urlopen(urllib.request.Request(url + path + query, method=method), timeout=60) as r:
+        with urllib.request.urlopen(urllib.request.Request(url + path + query, method=method, headers=headers or {}),
+                                    timeout=60) as r:
             return r.status, r.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode()
@@ -161,3 +167,102 @@ def test_asked_for_some_charts_it_answers_those_alone_and_the_same_as_the_page()
 def test_the_charts_asked_for_over_http(app_url):
     status, text = get(app_url, "/live/primal-dual", {"pd_C": "1.78", "_charts": "pd_alpha"})
     assert status == 200 and text.split("\n")[0] == '["pd_alpha"]' and len(text.split("\n")) == 2
+
+
+# ---------------------------------------------------------------- no anonymous client can stall the room
+
+# the costliest link lesson 3's route can be asked: seconds of a solver on three classes, 700 points far apart
+COSTLY = {"dataset": "blobs3", "n": "500", "noise": "0.5", "pd_space": "kernel", "pd_kernel": "poly", "pd_degree": "7",
+          "pd_gamma": "1", "pd_C": "1000", "seed": "4242",
+          "pts": "~".join(f"{(i * 37) % 2000 / 100 - 10:.2f}_{(i * 53) % 2000 / 100 - 10:.2f}_{i % 3 - 1 or 2}"
+                          for i in range(200))}
+
+
+class Client:
+    """What live.computed reads of a request: whether its client has gone (after `leaves_after` s)."""
+
+    def __init__(self, leaves_after=None):
+        self.leaves_at = None if leaves_after is None else time.monotonic() + leaves_after
+
+    async def is_disconnected(self):
+        return self.leaves_at is not None and time.monotonic() >= self.leaves_at
+
+
+def compute(client, limiter, executor, fn, *args):
+    started = time.monotonic()
+    return asyncio.run(live.computed(client, limiter, executor, fn, *args)), time.monotonic() - started
+
+
+def test_a_full_limiter_answers_at_once_and_computes_nothing():
+    limiter, called = live.Limiter(2), []
+    assert limiter.acquire() and limiter.acquire() and not limiter.acquire()
+    with ThreadPoolExecutor(1) as executor:
+        made, took = compute(Client(), limiter, executor, called.append, "work")
+    assert made is None and took < 0.5 and not called
+    limiter.release()
+    with ThreadPoolExecutor(1) as executor:
+        assert compute(Client(), limiter, executor, len, "work")[0] == 4
+    assert limiter.held == 1            # the place is given back when the computation ends
+
+
+def test_the_routes_use_at_most_their_share_of_a_core_over_time():
+    limiter = live.Limiter(10, share=0.25, burst=1.0)
+    assert limiter.acquire()
+    limiter.release(cpu=1.5)                    # a computation used more than the bucket holds
+    assert not limiter.acquire()                # until the share has paid it back
+    limiter.at -= 4                             # 4 s later: 1 s of credit again, less the 0.5 s owed
+    assert limiter.acquire() and limiter.held == 1
+
+
+def test_a_client_gone_is_not_computed_even_when_it_waited_for_the_worker():
+    called, release = [], threading.Event()
+    with ThreadPoolExecutor(1) as executor:
+        executor.submit(release.wait, 10)                        # the worker is taken
+        limiter = live.Limiter(3)
+        assert compute(Client(leaves_after=0), limiter, executor, called.append, "gone before")[0] is None
+        made, took = compute(Client(leaves_after=0.2), limiter, executor, called.append, "gone while waiting")
+        assert made is None and took < 2
+        release.set()
+    assert not called and limiter.held == 0
+
+
+@pytest.mark.parametrize("client", [Client(leaves_after=0.3), Client()], ids=["client gone", "over budget"])
+def test_a_costly_computation_stops_when_its_client_leaves_or_its_budget_is_spent(client):
+    limiter = live.Limiter(1)
+    with ThreadPoolExecutor(1) as executor:
+        made, took = compute(client, limiter, executor, live.answer, SECTION["primal-dual"], dict(COSTLY))
+    assert made is None and took < live.BUDGET_S + 3      # the whole solve takes several seconds
+    assert limiter.held == 0
+    with ThreadPoolExecutor(1) as executor:                # the worker thread is fine for the next request
+        assert compute(Client(), limiter, executor, live.answer, SECTION["primal-dual"], {"pd_C": "1.78"})[0]
+
+
+@pytest.mark.parametrize(("headers", "ok"), [
+    ({}, True), ({"sec-fetch-site": "same-origin", "host": "lab:8501"}, True),
+    ({"host": "lab:8501", "origin": "http://lab:8501", "referer": "http://lab:8501/primal-dual?pd_C=10"}, True),
+    ({"sec-fetch-site": "cross-site", "host": "lab:8501"}, False), ({"sec-fetch-site": "same-site"}, False),
+    ({"sec-fetch-site": "none"}, False), ({"host": "lab:8501", "origin": "https://evil.example"}, False),
+    ({"host": "lab:8501", "referer": "https://evil.example/page"}, False), ({"host": "lab:8501", "origin": "null"}, False)])
+def test_only_the_pages_own_request_is_answered(headers, ok):
+    assert live.same_origin(headers) is ok
+
+
+def test_a_cross_origin_get_does_no_work_over_http(app_url):
+    for headers in ({"Sec-Fetch-Site": "cross-site"}, {"Origin": "https://evil.example"}):
+        started = time.monotonic()
+        status, text = get(app_url, "/live/primal-dual", COSTLY, headers=headers)
+        assert status == 403 and time.monotonic() - started < 1.0, (status, text)
+    status, _ = get(app_url, "/live/primal-dual", {"pd_C": "1.78"}, headers={"Sec-Fetch-Site": "same-origin"})
+    assert status == 200
+
+
+def test_every_response_carries_the_security_headers(app_url):
+    for path in ("/", "/primal-dual", "/live/primal-dual?pd_C=1.78", "/live/no-such-page", "/_stcore/health"):
+        try:
+            headers = urllib.request.urlopen(app_url + path, timeout=60).headers
+        except urllib.error.HTTPError as error:
+            headers = error.headers
+        assert headers["X-Frame-Options"] == "SAMEORIGIN", path
+        assert headers["Content-Security-Policy"] == "frame-ancestors 'self'", path
+        assert headers["X-Content-Type-Options"] == "nosniff", path
+        assert headers["Referrer-Policy"] == "same-origin", path

@@ -52,3 +52,21 @@ def test_the_third_class_travels_in_the_link_and_nothing_else_does():
     pts = ((0.5, -1.25, 2), (1.0, 1.0, -1), (-2.0, 0.0, 1))
     assert points.decode(points.encode(pts)) == pts
     assert points.decode("1_1_3~1_1_0~1_1_-2~2_2_2") == ((2.0, 2.0, 2),)
+
+
+def test_link_points_outside_the_upload_window_are_refused_with_a_notice():
+    kept, notice = points.read("1_1_1~500_2_1~-10.01_0_-1~10_-10_2")
+    assert kept == ((1.0, 1.0, 1), (10.0, -10.0, 2))
+    assert "2 point(s) outside ±10" in notice
+    # what a link holds downloads as a file the upload reads back
+    from datasets.upload import read_points_csv
+    assert read_points_csv(points.to_csv(kept).encode(), max_rows=MAX_USER_POINTS, max_bytes=1 << 20).points == kept
+
+
+def test_link_points_cut_or_dropped_are_named_in_the_notice():
+    kept, notice = points.read("1_1_1~" * (MAX_USER_POINTS + 5))
+    assert len(kept) == MAX_USER_POINTS and f"after the first {MAX_USER_POINTS}" in notice
+    kept, notice = points.read("nan_1_1~1e308_2_1~1_1_1")
+    assert kept == ((1.0, 1.0, 1),) and "2 part(s) that are not points" in notice
+    assert points.read("1_1_1~" * MAX_USER_POINTS) == (((1.0, 1.0, 1),) * MAX_USER_POINTS, None)
+    assert points.read("") == ((), None)

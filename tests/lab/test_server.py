@@ -39,3 +39,17 @@ def test_tune_process_freezes_the_heap_once():
         assert "lessons.pegasos.compute" in sys.modules
     finally:
         gc.unfreeze()
+
+
+def test_importing_serve_py_leaves_one_blas_thread_before_any_page_runs():
+    import os
+    import subprocess
+
+    from pageutil import ROOT
+
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    script = ("import serve\nfrom threadpoolctl import threadpool_info\n"
+              "print(sorted({i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas'}))")
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split()[-1] == "[1]", out.stdout

@@ -135,3 +135,17 @@ def test_the_hide_list_offers_the_page_s_own_controls_before_the_sidebar_s():
     own = [key for key in keys if FIELDS[key].page == "primal-dual"]
     assert keys[:len(own)] == own and "n" in keys[len(own):]
     assert keys.index("pd_C") < 5   # the README's example is near the top
+
+
+def test_a_bad_value_in_the_link_is_shown_literally_never_as_a_link_or_an_image():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update({"pd_C": "[Session expired: log in again](https://evil.example/login)",
+                            "seed": "![x](https://evil.example/pixel.png)"})
+    at.run()                                    # the sidebar's seed, on every page
+    bodies = [t.proto.body for t in at.toast]
+    assert any(r"\!\[x\]\(https\:\/\/evil\.example\/pixel\.png\)" in b for b in bodies), bodies
+    at.switch_page("lessons/primal_dual/page.py").run()
+    assert not at.exception, at.exception
+    bodies += [t.proto.body for t in at.toast]
+    assert any(r"\[Session expired\: log in again\]\(https\:\/\/evil\.example\/login\)" in b for b in bodies), bodies
+    assert not any("](" in b for b in bodies), bodies

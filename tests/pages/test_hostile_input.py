@@ -592,3 +592,10 @@ def test_solvers_stopped_at_their_iteration_limit_say_so_instead_of_hanging():
         assert any(c.value.startswith("The solver's own words") for c in at.caption)
     else:
         assert "margin 1/‖w‖" in {m.label for m in at.metric}
+
+
+def test_link_points_the_upload_would_refuse_are_dropped_with_a_visible_notice():
+    at = app(pts="1_1_1~999.99_0_1~0_-500_-1")
+    assert at.query_params["pts"] == "1.00_1.00_1"
+    bodies = [t.proto.body for t in at.toast]
+    assert any(r"2 point\(s\) outside ±10" in b for b in bodies), bodies

@@ -351,15 +351,14 @@ def test_switching_the_heatmap_off_drops_its_queued_fits(leave):
     from lessons.primal_dual import validation as cpd
 
     cpd._cv_grid.memory.clear()
-    busy = {}
-    taken = ("busy", "heatmap off"), busy, os.system, "sleep 1"
+    taken = ("busy", "heatmap off"), background.Owner({}, "busy"), os.system, "sleep 1"
     assert background.result(*taken) is None  # the one background process is taken for a second
     at = open_page(PAGE, widgets={"pd_space": "kernel", "pd_cv": True})
-    key = at.session_state["_background_key"]
+    key = at.session_state[background.KEY]
     queued = background._jobs[key]
     assert not queued.running() and not queued.done()
     at.get_by_key(leave[0]).set_value(leave[1]).run()
-    assert queued.cancelled() and key not in background._jobs and "_background_key" not in at.session_state
+    assert queued.cancelled() and key not in background._jobs and background.KEY not in at.session_state
     assert not cpd._cv_grid.memory
     while background.result(*taken) is None:   # collected, so that nothing is left pending
         time.sleep(0.05)
