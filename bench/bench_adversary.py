@@ -184,7 +184,7 @@ def main():
               "sessions")
         print(f"  route requests {total}: " + ", ".join(f"{k} ×{v}" for k, v in sorted(record.answers.items(), key=str))
               + f"; answered in p50 {percentile(record.seconds, 50):.2f} s, max {max(record.seconds, default=0):.2f} s")
-        print(f"  throwaway sessions and page fetches: "
+        print("  throwaway sessions and page fetches: "
               + ", ".join(f"{k} ×{v}" for k, v in sorted(record.heatmaps.items())))
         print(f"  server CPU {attacked['cpu']:.1f} s attacked vs {quiet['cpu']:.1f} s quiet: the attack cost "
               f"{attacked['cpu'] - quiet['cpu']:.1f} s of CPU in {attacked['elapsed']:.0f} s")

@@ -791,7 +791,8 @@ def report(results, args):
               f"{load0:5.1f}→{load1:<5.1f} {steal:4.0f}%  {'PASS' if ok else 'FAIL'}")
     for r in results:
         lec = r["lecture"]
-        print(f"\n{r['label']}: server CPU {r['cpu']:.1f} s, this client {r['client_cpu']:.1f} s, in {r['elapsed']:.0f} s "
+        print(f"\n{r['label']}: server CPU {r['cpu']:.1f} s, this client {r['client_cpu']:.1f} s, "
+              f"in {r['elapsed']:.0f} s "
               "of moves")
         by_page = {}
         for stem, kind, t in lec.moves:
@@ -800,8 +801,10 @@ def report(results, args):
             both = kinds["main"] + kinds["sidebar"]
             cpu = (f"  server CPU/move {1e3 * r['page_cpu'][stem] / len(both):5.0f} ms"
                    if stem in r["page_cpu"] else "")
-            print(f"  {stem:<16} moves {len(both):4d}  p50 {percentile(both, 50):5.0f}  p95 {percentile(both, 95):5.0f} ms"
-                  f"  (main p95 {percentile(kinds['main'], 95):5.0f}, sidebar p95 {percentile(kinds['sidebar'], 95):5.0f})"
+            print(f"  {stem:<16} moves {len(both):4d}  p50 {percentile(both, 50):5.0f}  "
+                  f"p95 {percentile(both, 95):5.0f} ms"
+                  f"  (main p95 {percentile(kinds['main'], 95):5.0f}, "
+                  f"sidebar p95 {percentile(kinds['sidebar'], 95):5.0f})"
                   + cpu)
         for what, count in lec.errors.most_common(10):
             print(f"  error ×{count}: {what}")

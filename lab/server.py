@@ -1,8 +1,8 @@
 """The server-side performance settings, applied once per server process from the first script run: one BLAS
 thread, Nagle's algorithm off for the app's connections, and the import-time heap frozen out of the garbage
 collector's full passes. The BLAS thread is also set as serve.py is imported (one_blas_thread), before the server
-listens: a live route can compute before any page has run. Why each exists, what it measured and how to re-measure it after an upgrade of
-Streamlit, Plotly, NumPy or uvicorn: docs/PERFORMANCE.md.
+listens: a live route can compute before any page has run. Why each exists, what it measured and how to re-measure
+it after an upgrade of Streamlit, Plotly, NumPy or uvicorn: docs/PERFORMANCE.md.
 
 Nagle: uvicorn listens on a socket created with proto 0, so asyncio never sets TCP_NODELAY on the connections
 (uvicorn issue #3149) and each small websocket message waits for a delayed ACK (40 ms on Linux). Setting it on

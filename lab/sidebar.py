@@ -62,7 +62,8 @@ def _own_points():
         st.download_button("Download my points (CSV)", functools.partial(points.to_csv, own), key="download_points",
                            file_name="kernel-lab-points.csv", mime="text/csv", on_click="ignore", disabled=not own,
                            icon=":material/download:", width="stretch",
-                           help="The file the upload above reads: x1,x2,y per line. Upload it to get these points back.")
+                           help="The file the upload above reads: x1,x2,y per line. "
+                                "Upload it to get these points back.")
 
 
 def user_points():
@@ -133,7 +134,8 @@ def _upload_control():
     st.file_uploader("Upload points (CSV x1,x2,y; replaces your points)", type="csv", key=key,
                      on_change=_load_upload, args=(key,),
                      help=f"One point per line: x1,x2,y with |x1|, |x2| ≤ {MAX_ABS_COORD:g} and y = −1 or +1 "
-                          f"(0/1 are read as −1/+1), or 2 for a third class (lesson 3's one-vs-rest). A first line x1,x2,y is allowed. At most {MAX_USER_POINTS} "
+                          f"(0/1 are read as −1/+1), or 2 for a third class (lesson 3's one-vs-rest). "
+                          f"A first line x1,x2,y is allowed. At most {MAX_USER_POINTS} "
                           f"points; coordinates are rounded to {DECIMALS} decimals, as in the link.")
     kind, text = st.session_state.get("upload_message", (None, None))
     if kind == "error":

@@ -18,15 +18,15 @@ def crossing_points(x, y, z, level):
     for i in range(len(y)):
         for j in range(len(x)):
             for di, dj in ((0, 1), (1, 0)):
-                k, l = i + di, j + dj
-                if k >= len(y) or l >= len(x) or (z[i, j] > level) == (z[k, l] > level):
+                k, m = i + di, j + dj
+                if k >= len(y) or m >= len(x) or (z[i, j] > level) == (z[k, m] > level):
                     continue
                 # the cells on either side of the edge
                 sides = [(i - dj, j - di), (i, j)]
                 if not any(0 <= a < len(y) - 1 and 0 <= b < len(x) - 1 and finite_cell[a, b] for a, b in sides):
                     continue
-                t = (level - z[i, j]) / (z[k, l] - z[i, j])
-                points.append((round(x[j] + t * (x[l] - x[j]), 9), round(y[i] + t * (y[k] - y[i]), 9)))
+                t = (level - z[i, j]) / (z[k, m] - z[i, j])
+                points.append((round(x[j] + t * (x[m] - x[j]), 9), round(y[i] + t * (y[k] - y[i]), 9)))
     return points
 
 

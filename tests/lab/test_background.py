@@ -28,7 +28,8 @@ def test_the_work_runs_in_another_process_at_the_lowest_priority():
     assert wait(("nice",), owner, os.nice, 0) == background.NICE      # os.nice(0) is the current niceness
     assert owner.state[background.KEY] == ("nice",)
     # one process for job after job (each job's thread ends; the process does not end with it)
-    assert wait(("pid", 2), owner, os.getpid) == wait(("pid", 3), owner, os.getpid) == wait(("pid",), background.Owner({}), os.getpid)
+    assert (wait(("pid", 2), owner, os.getpid) == wait(("pid", 3), owner, os.getpid)
+            == wait(("pid",), background.Owner({}), os.getpid))
 
 
 def test_a_sessions_queued_job_is_dropped_when_it_asks_for_another():
@@ -97,7 +98,8 @@ def test_a_killed_process_is_replaced_and_the_job_runs_again():
     while not background._jobs[("long",)].done():
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    assert background.result(("long",), owner, select.select, [], [], [], 30) is None   # forgotten: asked again, it runs anew
+    # forgotten: asked again, it runs anew
+    assert background.result(("long",), owner, select.select, [], [], [], 30) is None
     assert ("long",) not in background._jobs
     assert wait(("short",), owner, os.system, "exit 3") >> 8 == 3
     assert background._worker[0].pid != first

@@ -36,7 +36,8 @@ LIVE_PAGES = {
         {"rg_eta": 0.95, "rg_T": 50, "rg_mode": "stochastic"}, {"rg_kernel": "rbf", "rg_gamma": 31.6}]),
     "regression.logistic": ("lessons/regression/page.py", ("rgl_boundary", "rgl_objective"), [
         {}, {"rgl_gamma": 3.16, "rgl_lam": 0.1, "rgl_T": 40}]),
-    "pegasos": ("lessons/pegasos/page.py", ("pg_boundary", "pg_objective", "pg_alpha", "pg_perceptron", "pg_mistakes"), [
+    "pegasos": ("lessons/pegasos/page.py",
+                ("pg_boundary", "pg_objective", "pg_alpha", "pg_perceptron", "pg_mistakes"), [
         {}, {"pg_gamma": 3.16, "pg_lam": 0.1, "pg_T": 500, "pg_epochs": 5},
         {"pg_kernel": "poly", "pg_degree": 2, "pg_replay": 40, "pg_iterate": "last", "pg_seed": 7}]),
     "mercer": ("lessons/mercer/page.py", ("mc_gram", "mc_spectrum"), [
@@ -75,7 +76,8 @@ def test_the_route_answers_the_figures_the_page_draws_for_its_link(widgets):
     assert_same_figures(at)
 
 
-@pytest.mark.parametrize(("slug", "widgets"), [(slug, w) for slug, (_, _, scenes) in LIVE_PAGES.items() for w in scenes],
+@pytest.mark.parametrize(("slug", "widgets"),
+                         [(slug, w) for slug, (_, _, scenes) in LIVE_PAGES.items() for w in scenes],
                          ids=[f"{slug}:{','.join(w) or 'defaults'}" for slug, (_, _, scenes) in LIVE_PAGES.items()
                               for w in scenes])
 def test_every_live_page_too(slug, widgets):
@@ -242,7 +244,8 @@ def test_a_costly_computation_stops_when_its_client_leaves_or_its_budget_is_spen
     ({"host": "lab:8501", "origin": "http://lab:8501", "referer": "http://lab:8501/primal-dual?pd_C=10"}, True),
     ({"sec-fetch-site": "cross-site", "host": "lab:8501"}, False), ({"sec-fetch-site": "same-site"}, False),
     ({"sec-fetch-site": "none"}, False), ({"host": "lab:8501", "origin": "https://evil.example"}, False),
-    ({"host": "lab:8501", "referer": "https://evil.example/page"}, False), ({"host": "lab:8501", "origin": "null"}, False)])
+    ({"host": "lab:8501", "referer": "https://evil.example/page"}, False),
+    ({"host": "lab:8501", "origin": "null"}, False)])
 def test_only_the_pages_own_request_is_answered(headers, ok):
     assert live.same_origin(headers) is ok
 

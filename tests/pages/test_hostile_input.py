@@ -267,7 +267,8 @@ def test_duplicating_every_point_is_the_same_svm_as_doubling_C():
     primal, primal2 = PrimalSVM(C=2.0).fit(X, y), PrimalSVM(C=1.0).fit(X2, y2)
     np.testing.assert_allclose(primal2.coef_, primal.coef_, atol=1e-6)
     np.testing.assert_allclose(primal2.intercept_, primal.intercept_, atol=1e-6)
-    dual, dual2 = DualSVM("rbf", C=2.0, gamma=1.0, tol=1e-8).fit(X, y), DualSVM("rbf", C=1.0, gamma=1.0, tol=1e-8).fit(X2, y2)
+    dual = DualSVM("rbf", C=2.0, gamma=1.0, tol=1e-8).fit(X, y)
+    dual2 = DualSVM("rbf", C=1.0, gamma=1.0, tol=1e-8).fit(X2, y2)
     grid = np.random.default_rng(0).uniform(-1.5, 1.5, size=(200, 2))
     np.testing.assert_allclose(dual2.decision_function(grid), dual.decision_function(grid), atol=1e-5)
 
@@ -530,7 +531,8 @@ def test_every_page_handles_only_points_piled_on_top_of_each_other(page):
     assert figures(at), "the page drew no figure"
 
 
-@pytest.mark.parametrize("page, hard", [("lessons/circle/page.py", "cl_hard"), ("lessons/primal_dual/page.py", "pd_hard")])
+@pytest.mark.parametrize("page, hard", [("lessons/circle/page.py", "cl_hard"),
+                                        ("lessons/primal_dual/page.py", "pd_hard")])
 def test_hard_margin_on_piled_points_is_a_clear_not_separable_message(page, hard):
     at = app(pts=PILE)
     at.session_state["only_mine"] = True

@@ -252,11 +252,13 @@ def test_boundary_and_alphas_replay_smo_from_its_snapshots_ending_on_the_drawn_f
 
 
 @pytest.mark.parametrize("page, key", [(PAGE, "pd_boundary"), ("lessons/circle/page.py", "cl_back"),
-                                       ("lessons/pegasos/page.py", "pg_boundary"), ("lessons/pegasos/page.py", "pg_perceptron"),
+                                       ("lessons/pegasos/page.py", "pg_boundary"),
+                                       ("lessons/pegasos/page.py", "pg_perceptron"),
                                        ("lessons/regression/page.py", "rgl_boundary")])
 def test_decision_plots_draw_the_students_points_as_their_own_trace(page, key):
     own = ((0.25, 0.5, 1), (-0.5, 0.75, -1))
-    traces = [t for t in chart(open_page(page, state={"user_points": own}), key)["data"] if t.get("name") == "your points"]
+    traces = [t for t in chart(open_page(page, state={"user_points": own}), key)["data"]
+              if t.get("name") == "your points"]
     assert len(traces) == 1
     np.testing.assert_allclose(np.c_[decode(traces[0]["x"]), decode(traces[0]["y"])], [p[:2] for p in own])
 
