@@ -6,9 +6,11 @@ has no class of its own for it: each chart is an element of type "bidi_component
 proto carries the component's name, an id ending in "-<key>", and the message bytes: a line of JSON options,
 a newline, then the figure's JSON."""
 
+import asyncio
 import base64
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -169,3 +171,10 @@ def farthest(a, b):
     pa, pb = (np.column_stack([decode(t["x"]), decode(t["y"])]).astype(np.float64) for t in (a, b))
     pa, pb = pa[np.isfinite(pa).all(axis=1)], pb[np.isfinite(pb).all(axis=1)]
     return float(np.sqrt(((pa[:, None, :] - pb[None, :, :]) ** 2).sum(axis=2)).min(axis=1).max())
+
+
+def run_async(coro):
+    """The result of a coroutine run to its end in a thread of its own: in a process that runs the browser tests too,
+    Playwright keeps an event loop running in this thread, and asyncio.run refuses to start a second one there."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

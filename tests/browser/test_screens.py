@@ -190,7 +190,7 @@ def test_a_shared_link_with_hidden_controls_reopens_the_view_and_its_qr_code_rea
     link = dialog.locator('[data-testid="stCode"] code').inner_text().strip()
     query = parse_qs(urlparse(link).query)
     assert urlparse(link).path == "/primal-dual"
-    assert query["hide"] == ["n,pd_C,pd_degree"], link   # in the schema's order
+    assert query["hide"] == ["pd_C,pd_degree,n"], link   # in the dialog's order: the page's own controls first
     assert {k: v[0] for k, v in query.items() if k != "hide"} == dict(p.split("=") for p in view.split("&"))
     # the QR code, as the browser shows it, reads as the link (once the browser has drawn the last one)
     decoded = []

@@ -2,7 +2,6 @@
 byte for byte; they refuse a link the page cannot hold with its reason, and answer nothing where the page draws
 no such figures."""
 
-import asyncio
 import json
 import threading
 import time
@@ -17,7 +16,7 @@ import pytest
 from lab import live, points
 from lab.live import MAX_QUERY
 from lessons import registry
-from pageutil import figure, open_page
+from pageutil import figure, open_page, run_async
 
 SECTION = {section.name: section for section in registry.sections()}
 
@@ -192,7 +191,7 @@ class Client:
 
 def compute(client, limiter, executor, fn, *args):
     started = time.monotonic()
-    return asyncio.run(live.computed(client, limiter, executor, fn, *args)), time.monotonic() - started
+    return run_async(live.computed(client, limiter, executor, fn, *args)), time.monotonic() - started
 
 
 def test_a_full_limiter_answers_at_once_and_computes_nothing():

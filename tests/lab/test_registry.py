@@ -2,7 +2,6 @@
 in the navigation, the landing page, the URL schema, the live routes, the presets, the server's warm-up, the page
 tests, the benchmarks and the README's list."""
 
-import asyncio
 import subprocess
 import sys
 from pathlib import Path
@@ -49,7 +48,7 @@ def get(routes, path):
     path, _, query = path.partition("?")
     scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": query.encode(),
              "headers": [], "root_path": ""}
-    asyncio.run(Router(routes=routes)(scope, receive, send))
+    pageutil.run_async(Router(routes=routes)(scope, receive, send))
     headers = dict(sent[0]["headers"])
     return sent[0]["status"], headers.get(b"content-type", b"").decode(), b"".join(m.get("body", b"") for m in sent[1:])
 
