@@ -227,6 +227,11 @@ def snapshots(run, intercept, m=SNAPSHOTS):
             "active_set": np.array([r[4] for r in kept])}
 
 
+def _matvec(A, x):
+    """A x for each problem of the batch: A (q, k, m), x (q, m) -> (q, k), by BLAS as A @ x is for one problem."""
+    return (A @ x[..., None])[..., 0]
+
+
 def _solve(A, r):
     """(x, work): A x = r for each system of the batch by LU (work m³), or, for a system singular at working
     precision (as G_FF is for a linear kernel with more free alphas than features), by least squares (the
@@ -236,7 +241,7 @@ def _solve(A, r):
         x = np.linalg.solve(A, r[..., None])[..., 0]
     except np.linalg.LinAlgError:
         x = np.full_like(r, np.nan)
-    exact = np.isfinite(x).all(axis=1) & (np.abs(np.einsum("pij,pj->pi", A, x) - r).max(axis=1)
+    exact = np.isfinite(x).all(axis=1) & (np.abs(_matvec(A, x) - r).max(axis=1)
                                           <= 1e-8 * (1.0 + np.abs(r).max(axis=1)))
     for q in np.flatnonzero(~exact):
         x[q] = np.linalg.lstsq(A[q], r[q], rcond=None)[0]
@@ -255,6 +260,7 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept):
     Returns the new alpha, always in the box, the work each problem spent (Σ |F|³), and whether its Σ alpha_i y_i
     stayed 0; with a PSD kernel the dual objective never falls on the way (it is concave along each step).
     A face with more than POLISH_MAX_FREE free alphas is left to SMO.
+    Fancy indexing and matmul, not take_along_axis and einsum: their overhead per call is what a batch of one pays.
     """
     P = len(alpha)
     alpha, v = alpha.copy(), v.copy()
@@ -273,52 +279,52 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept):
         s, count = int(count[idx].max()), count[idx]
         F = np.argsort(~free[idx], axis=1, kind="stable")[:, :s]    # the free indices first, padded after them
         valid = np.arange(s) < count[:, None]
-        yF = np.where(valid, np.take_along_axis(y[idx], F, axis=1), 0.0)
+        p, q = idx[:, None], np.arange(idx.size)[:, None]             # beside F: the problem, the row of the batch
+        yF = y[p, F] * valid
         K_F = rows(idx, F)                                            # (q, s, n) the rows K[F, :]
         A = np.zeros((idx.size, s + 1, s + 1))
-        A[:, :s, :s] = yF[:, :, None] * np.take_along_axis(K_F, F[:, None, :], axis=2) * yF[:, None, :]
+        K_FF = K_F[q[:, :, None], np.arange(s)[:, None], F[:, None, :]]
+        A[:, :s, :s] = yF[:, :, None] * K_FF * yF[:, None, :]
         if fit_intercept:
             A[:, :s, s] = A[:, s, :s] = yF
         else:
             A[:, s, s] = 1.0                                          # b = 0
-        pad = np.flatnonzero(~valid.ravel())
+        pad = np.flatnonzero(~valid)
         A[pad // s, pad % s, pad % s] = 1.0
         r = np.zeros((idx.size, s + 1))
-        r[:, :s] = yF * np.take_along_axis(v[idx], F, axis=1)        # -(G alpha - 1)_F = y_F v_F
+        r[:, :s] = yF * v[p, F]                                       # -(G alpha - 1)_F = y_F v_F
         x, cost = _solve(A, r)
         work[idx] += cost
-        rest = r - np.einsum("pij,pj->pi", A, x)
+        rest = r - _matvec(A, x)
         # a singular face system without solution (a rank-deficient K): the face has no optimum, and its
         # objective rises along rest (zero curvature, slope ‖rest‖²) until the box stops it
         ray = np.linalg.norm(rest, axis=1) > 1e-8 * (1.0 + np.linalg.norm(r, axis=1))
-        d = np.where(valid, np.where(ray[:, None], rest, x)[:, :s], 0.0)
+        d = np.where(ray[:, None], rest, x)[:, :s] * valid
         b = np.where(ray, 0.0, x[:, s])
-        a_F = np.take_along_axis(alpha[idx], F, axis=1)
+        a_F = alpha[p, F]
         # how far alpha_F + theta d may go before some alpha_j leaves [0, C]
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             room = np.where(d < 0, -a_F / d, np.where(d > 0, (C - a_F) / d, np.inf))
         j = room.argmin(axis=1)
-        q = np.arange(idx.size)
-        theta = np.where(ray, room[q, j], np.minimum(1.0, room[q, j]))
+        theta = room[q[:, 0], j]
+        theta = np.where(ray, theta, np.minimum(1.0, theta))
         stuck = ~((theta > 0.0) & (theta < np.inf))
         going[idx[stuck]] = False
-        step = np.where(stuck[:, None], 0.0, theta[:, None] * d)
-        a = alpha[idx]
-        np.put_along_axis(a, F, np.where(valid, a_F + step, a_F), axis=1)
-        v[idx] -= np.einsum("ps,psm->pm", step * yF, K_F)
+        step = np.where(stuck[:, None], 0.0, theta[:, None] * d)     # 0 on the padding, where d is
+        alpha[p, F] = a_F + step
+        v[idx] -= ((step * yF)[:, None, :] @ K_F)[:, 0]
         blocked = np.flatnonzero((ray | (theta < 1.0)) & ~stuck)
-        a[blocked, F[blocked, j[blocked]]] = np.where(d[blocked, j[blocked]] < 0, 0.0, C)
+        alpha[idx[blocked], F[blocked, j[blocked]]] = np.where(d[blocked, j[blocked]] < 0, 0.0, C)
         released[idx] = -1
         # at a face's optimum v_F = b: a bounded alpha_j with y_j (v_j - b) > 0 at 0, or < 0 at C, should move
         at = np.flatnonzero(~(ray | (theta < 1.0)) & ~stuck)
-        push = y[idx[at]] * (v[idx[at]] - b[at, None]) * np.where(a[at] > 0, -1.0, 1.0)
-        in_face = np.zeros(push.shape, dtype=bool)
-        np.put_along_axis(in_face, F[at], valid[at], axis=1)     # the padding is no part of the face
-        push[in_face] = 0.0
+        a_at = alpha[idx[at]]
+        push = y[idx[at]] * (v[idx[at]] - b[at, None]) * np.where(a_at > 0, -1.0, 1.0)
+        face = q[:at.size], F[at]
+        push[face] = np.where(valid[at], 0.0, push[face])           # the padding is no part of the face
         best = push.argmax(axis=1)
-        done = ~(push[np.arange(at.size), best] > 0.0)
+        done = ~(push[q[:at.size, 0], best] > 0.0)
         going[idx[at[done]]] = False
-        alpha[idx] = np.clip(a, 0.0, C)
         if fit_intercept:
             released[idx[at[~done]]] = best[~done]
         else:
@@ -327,7 +333,7 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept):
             freed = Batch(alpha, v, y, C, diag, rows, idx[at[~done]])
             freed.advance(coordinate_step, 0.0)
             freed.store()
-    feasible = np.abs(np.einsum("pi,pi->p", alpha, y)) <= 1e-12 * (1.0 + alpha.sum(axis=1)) if fit_intercept \
+    feasible = np.abs((alpha * y).sum(axis=1)) <= 1e-12 * (1.0 + alpha.sum(axis=1)) if fit_intercept \
         else np.ones(P, dtype=bool)
     return np.clip(alpha, 0.0, C), work, feasible
 
