@@ -6,6 +6,8 @@ Notation (n samples, c classes, m query points)
     f        (m, c)  f_c(x), the decision value of the SVM of class c against the rest
 """
 
+import copy
+
 import numpy as np
 
 from .svm import DualSVM
@@ -13,23 +15,15 @@ from .validation import check_array
 
 
 class OneVsRest:
-    """One binary kernel SVM (DualSVM, ±1 labels) per class: class c against all the others. The combined
-    decision is the class whose SVM gives the largest decision value (argmax), as scikit-learn's
-    OneVsRestClassifier predicts. Parameters as DualSVM's, stored under the same names.
+    """One binary kernel SVM per class: class c against all the others, each a copy of `estimator` (an unfitted
+    DualSVM) fitted with ±1 labels. The combined decision is the class whose SVM gives the largest decision value
+    (argmax), as scikit-learn's OneVsRestClassifier(estimator) predicts.
 
-    Attributes: classes_ (sorted labels), estimators_ (one fitted DualSVM per class, in classes_ order).
+    Attributes: classes_ (sorted labels), estimators_ (one fitted copy of the estimator per class, in classes_ order).
     """
 
-    def __init__(self, kernel="rbf", *, C=1.0, gamma=None, degree=3, coef0=1.0, fit_intercept=True, tol=1e-3,
-                 max_iter=100_000):
-        self.kernel = kernel
-        self.C = C
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.fit_intercept = fit_intercept
-        self.tol = tol
-        self.max_iter = max_iter
+    def __init__(self, estimator=None):
+        self.estimator = estimator
 
     def fit(self, X, y):
         X = check_array(X, "X")
@@ -39,9 +33,8 @@ class OneVsRest:
         self.classes_ = np.unique(y)
         if self.classes_.size < 2:
             raise ValueError(f"y contains only the class {self.classes_[0]:g}; one-vs-rest needs two or more.")
-        self.estimators_ = [DualSVM(self.kernel, C=self.C, gamma=self.gamma, degree=self.degree, coef0=self.coef0,
-                                    fit_intercept=self.fit_intercept, tol=self.tol, max_iter=self.max_iter)
-                            .fit(X, np.where(y == c, 1.0, -1.0)) for c in self.classes_]
+        estimator = DualSVM() if self.estimator is None else self.estimator
+        self.estimators_ = [copy.deepcopy(estimator).fit(X, np.where(y == c, 1.0, -1.0)) for c in self.classes_]
         return self
 
     def decision_function(self, X):

@@ -9,6 +9,7 @@ from figures.boundary import GRID_POINTS
 from figures.multiclass import ovr_figure as _ovr_figure
 from kernel_core import multiclass
 from kernel_core.grid import make_grid
+from kernel_core.svm import DualSVM
 from lab.caught import caught_warnings
 from lab.memo import memo
 from lessons.primal_dual.compute import DUAL_TOL
@@ -43,7 +44,7 @@ def one_vs_rest(X, y, test, kernel, C, offset):
     """kernel_core.multiclass.OneVsRest fitted on (X, y), its f_c on the plot grid and its accuracies."""
     grid = make_grid(X, n=GRID_POINTS)
     with caught_warnings() as messages:
-        model = multiclass.OneVsRest(**kernel.params(), C=C, fit_intercept=offset, tol=DUAL_TOL).fit(X, y)
+        model = multiclass.OneVsRest(DualSVM(**kernel.params(), C=C, fit_intercept=offset, tol=DUAL_TOL)).fit(X, y)
     F = model.decision_function(grid.points)
     classes = model.classes_
     predicted = model.predict(X)

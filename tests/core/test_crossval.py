@@ -103,7 +103,7 @@ def three_blobs():
 def test_one_vs_rest_predicts_as_sklearn_one_vs_rest_svc(kernel, C, gamma):
     X, y = three_blobs()
     assert set(np.unique(y)) == {-1.0, 1.0, 2.0}
-    ours = OneVsRest(kernel, C=C, gamma=gamma, tol=1e-9).fit(X, y)
+    ours = OneVsRest(DualSVM(kernel, C=C, gamma=gamma, tol=1e-9)).fit(X, y)
     theirs = OneVsRestClassifier(SVC(kernel=kernel, C=C, gamma=gamma, coef0=1.0, tol=1e-9)).fit(X, y)
     rng = np.random.default_rng(0)
     P = np.vstack([X, rng.uniform(-4, 4, size=(400, 2))])
@@ -159,13 +159,13 @@ def test_any_grid_is_dualsvms_cold_fits(seed, n, noise, kernel, Cs, gamma):
         np.testing.assert_array_equal(column, expected, err_msg=f"C={C}")
 
 
-def test_one_vs_rest_stores_its_arguments_under_their_names_and_fits_one_svm_per_class():
+def test_one_vs_rest_stores_its_estimator_and_fits_one_copy_of_it_per_class():
     X, y = three_blobs()
-    model = OneVsRest("poly", C=2.0, gamma=0.5, degree=2, coef0=0.5, fit_intercept=False, tol=1e-6, max_iter=5_000)
-    assert (model.kernel, model.C, model.gamma, model.degree, model.coef0, model.fit_intercept, model.tol,
-            model.max_iter) == ("poly", 2.0, 0.5, 2, 0.5, False, 1e-6, 5_000)
-    assert not hasattr(model, "params")
+    svm = DualSVM("poly", C=2.0, gamma=0.5, degree=2, coef0=0.5, fit_intercept=False, tol=1e-6, max_iter=5_000)
+    model = OneVsRest(svm)
+    assert model.estimator is svm and not hasattr(model, "params")
     assert model.fit(X, y) is model
+    assert not hasattr(svm, "alpha_")                  # the estimator given stays unfitted: copies are fitted
     np.testing.assert_array_equal(model.classes_, [-1.0, 1.0, 2.0])
     assert len(model.estimators_) == 3
     for c, estimator in zip(model.classes_, model.estimators_):
