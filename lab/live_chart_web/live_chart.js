@@ -84,6 +84,8 @@ let liveOff = false;            // the server has no live routes
 const HOLD_MS = 600;
 let holds = 0;
 const held = [];                // [socket, data] of each message sent while a move is held
+// a global patch of the browser's WebSocket, a debt: an element that owned its controls would need none;
+// tests/browser/test_browser.py::test_a_live_move_sends_its_rerun_once_its_figures_are_drawn fails if it stops holding
 const nativeSend = WebSocket.prototype.send;
 WebSocket.prototype.send = function send(data) {
   if (holds > 0) {

@@ -513,7 +513,9 @@ SENDS_JS = """(() => {
 
 def test_a_live_move_sends_its_rerun_once_its_figures_are_drawn(browser, app_url):
     """The rerun's message waits while the route's figures are asked and drawn (the browser would render the whole
-    page for the rerun meanwhile): the first message after the key comes after both charts' draws."""
+    page for the rerun meanwhile): the first message after the key comes after both charts' draws. This pins the
+    chart element's global patch of WebSocket.prototype.send (lab/live_chart_web/live_chart.js): a Streamlit that
+    sends its messages another way fails here."""
     page = open_lesson(browser, f"{app_url}/primal-dual", prepare=lambda page: page.add_init_script(SENDS_JS))
     pressed = page.evaluate("() => performance.now()")
     slider_step(page, "slack penalty")
