@@ -39,12 +39,17 @@ Streamlit before a page computes or draws anything of its own; the empty one-sli
 information. Both are timed in two halves, before and after the pages, so a drift of the machine's speed
 during the run reaches them as it reaches the pages.
 
-    python bench/bench_browser.py [--moves 7] [--pages 2,3] [--serve root,prefix,no routes]
+Then, on a page with a decision plot that has a route, --clicks cycles of a click that adds a point, a drag of it and
+a double-click that removes it, each timed from the pointer going down to the last redraw in the same way: budget,
+served with the routes, their median ≤ 2 × the floor app's median.
+
+    python bench/bench_browser.py [--moves 7] [--clicks 3] [--pages 2,3] [--serve root,prefix,no routes]
 
 Exits 1 when a page fails the budget, shows an exception box or dialog, or never redraws.
 """
 
 import argparse
+import math
 import os
 import socket
 import statistics
@@ -62,6 +67,7 @@ PYTHON = sys.executable
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 BUDGET_RATIO = 1.0
+POINTER_BUDGET_RATIO = 2.0   # a click, drag or double-click on a decision plot
 SETTLE_S = 0.5  # script not running and nothing changed for this long: the move is done
 MOVE_TIMEOUT_S = 30.0
 PROBE_TIMEOUT_S = 15.0
@@ -76,7 +82,9 @@ WATCHER_JS = """
   const mode = "%MODE%";
   const bench = window.__bench = {changes: [], finished: [], messages: [], mounts: [], keydown: null, fp: null};
   const keep = (list, t) => { list.push(t); if (list.length > 200) list.splice(0, 100); };
+  // a key pressed or a pointer put down: the start of the move timed
   document.addEventListener("keydown", () => { bench.keydown = performance.now(); }, true);
+  document.addEventListener("pointerdown", () => { bench.keydown = performance.now(); }, true);
   // every message from the server: a rerun that changes nothing on screen still sends some
   const NativeWebSocket = window.WebSocket;
   window.WebSocket = class extends NativeWebSocket {
@@ -285,6 +293,8 @@ def page_args(doc, moves, moves_help, serve=False):
     if serve:
         parser.add_argument("--serve", default=",".join(SERVED),
                             help=f"comma-separated ways to serve the app, of {', '.join(SERVED)} (default: all)")
+        parser.add_argument("--clicks", type=int, default=3, help="cycles of a click, a drag and a double-click "
+                            "on each page's decision plot with a route (0: none)")
     args = parser.parse_args()
     if not 1 <= args.moves <= 50:
         parser.error("--moves must be in 1..50")
@@ -360,6 +370,58 @@ def choose_slider(page):
     return None, key, issues
 
 
+# the plot area of the page's first decision plot with a live route (lab/live_chart.js, mode "boundary"), scrolled
+# into view: [left, top, width, height] on the screen, or null
+BOUNDARY_JS = """() => {
+  const chart = [...document.querySelectorAll('[data-testid="stMain"] .kl-chart')]
+    .map((el) => el.parentElement.__klChart).find((c) => c && c.options.mode === "boundary" && c.options.live);
+  if (!chart) return null;
+  chart.root.scrollIntoView({block: "center"});
+  const xa = chart.gd._fullLayout.xaxis, ya = chart.gd._fullLayout.yaxis, r = chart.gd.getBoundingClientRect();
+  return [r.left + xa._offset, r.top + ya._offset, xa._length, ya._length];
+}"""
+
+
+def pointer_moves(page, cycles):
+    """On the page's decision plot with a route, `cycles` times: a click that adds a point, a drag of that point and a
+    double-click that removes it, each waited for as a slider move is. (ms from the pointer going down to the last
+    redraw, for each of them that redrew; issues)."""
+    times, issues = [], []
+
+    def timed(action):
+        action()
+        pressed = page.evaluate("() => window.__bench.keydown")
+        s = settle(page, after=pressed, timeout=MOVE_TIMEOUT_S)
+        if s["exceptions"]:
+            issues.append(f"{s['exceptions']} exception box(es) or dialog(s)")
+        if s["changes"] and s["changes"][-1] > pressed:
+            times.append(s["changes"][-1] - pressed)
+        else:
+            issues.append("a click, drag or double-click drew nothing")
+
+    for k in range(cycles):
+        box = page.evaluate(BOUNDARY_JS)
+        if box is None:
+            return times, issues
+        page.wait_for_timeout(300)   # scrolled
+        left, top, width, height = page.evaluate(BOUNDARY_JS)
+        # on a ring of positions around the plot's centre, so each click is a new point
+        x = left + width * (0.5 + 0.3 * math.cos(2 * math.pi * k / cycles))
+        y = top + height * (0.5 + 0.3 * math.sin(2 * math.pi * k / cycles))
+        timed(lambda: page.mouse.click(x, y))
+        to = (x + 0.08 * width, y + 0.06 * height)
+
+        def drag():
+            page.mouse.move(x, y)
+            page.mouse.down()
+            for j in range(1, 7):
+                page.mouse.move(x + (to[0] - x) * j / 6, y + (to[1] - y) * j / 6)
+            page.mouse.up()
+        timed(drag)
+        timed(lambda: page.mouse.dblclick(*to))
+    return times, issues
+
+
 def app_error(message, origin):
     """The text of a console error the lab made, or None for one Streamlit's own frontend makes on any app: its probe
     of the base path (a 404 for <page>/_stcore/health and host-config) and the favicon it loads from Google's fonts
@@ -374,10 +436,11 @@ def app_error(message, origin):
 ROUTE_REQUESTS_JS = "() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/live/')).length"
 
 
-def measure(browser, url, mode, moves, routes=True):
+def measure(browser, url, mode, moves, routes=True, pointer=0):
     """One page: (slider label, redraw ms, run-end ms of those moves, charts mounted anew in each of those
-    moves, count of moves that redrew nothing, issues). Every console error is an issue; routes=False (a server
-    without the live routes): so is more than one route request while the page is open."""
+    moves, count of moves that redrew nothing, issues, redraw ms of each click, drag and double-click: `pointer`
+    cycles of pointer_moves where the page has a decision plot with a route). Every console error is an issue;
+    routes=False (a server without the live routes): so is more than one route request while the page is open."""
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     errors = []
     try:
@@ -390,7 +453,7 @@ def measure(browser, url, mode, moves, routes=True):
         wait_loaded(page, mode)
         chosen, key, issues = choose_slider(page)
         if chosen is None:
-            return None, [], [], [], 0, sorted(set(issues + ["no main-area slider redraws the page"]))
+            return None, [], [], [], 0, sorted(set(issues + ["no main-area slider redraws the page"])), []
         label = chosen.get_attribute("aria-label") or "?"
         times, dones, mounts, still, last_redrew = [], [], [], 0, True
         for _ in range(moves):
@@ -407,17 +470,19 @@ def measure(browser, url, mode, moves, routes=True):
             else:
                 times.append(latency)
             last_redrew = latency is not None
+        clicks, found = pointer_moves(page, pointer) if pointer else ([], [])
+        issues += found
         issues += [f"console error: {text.splitlines()[0][:120]}" for text in errors if text]
         asked = page.evaluate(ROUTE_REQUESTS_JS)
         if not routes and asked > 1:
             issues.append(f"{asked} route requests on a server without the routes")
-        return label, times, dones, mounts, still, sorted(set(issues))
+        return label, times, dones, mounts, still, sorted(set(issues)), clicks
     finally:
         context.close()
 
 
-def measure_pages(browser, app, pages, moves, routes):
-    """(name, label, times, dones, mounts, still, issues) of each page of `app` (a running Server)."""
+def measure_pages(browser, app, pages, moves, routes, pointer):
+    """(name, label, times, dones, mounts, still, issues, clicks) of each page of `app` (a running Server)."""
     # The instructor opens the app first: the server's imports are done before the clock starts.
     warm = browser.new_page()
     warm.goto(f"{app.url}/{pages[0][1]}", timeout=LOAD_TIMEOUT_S * 1e3)   # the root is the landing page
@@ -426,9 +491,12 @@ def measure_pages(browser, app, pages, moves, routes):
     rows = []
     for name, url in pages:
         try:
-            rows.append((name, *measure(browser, f"{app.url}/{url}", "plotly", moves, routes)))
+            # with the heatmap shown a new point also restarts its grid in the background (lab/background.py): the
+            # last redraw of a click there is the grid's, timed by bench_cv.py, not the route's
+            cycles = 0 if "·heatmap" in name else pointer
+            rows.append((name, *measure(browser, f"{app.url}/{url}", "plotly", moves, routes, cycles)))
         except Exception as exc:  # a page that cannot be driven is a failure row
-            rows.append((name, None, [], [], [], 0, [f"{type(exc).__name__}: {str(exc).splitlines()[0]}"]))
+            rows.append((name, None, [], [], [], 0, [f"{type(exc).__name__}: {str(exc).splitlines()[0]}"], []))
     return rows
 
 
@@ -443,16 +511,17 @@ def main():
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
             first = args.moves // 2 + 1
-            _, empty_times, empty_dones, _, _, empty_err = measure(browser, empty.url, "text", first)
-            _, floor_times, floor_dones, floor_mounts, floor_still, floor_err = measure(browser, floor_app.url,
+            _, empty_times, empty_dones, _, _, empty_err, _ = measure(browser, empty.url, "text", first)
+            _, floor_times, floor_dones, floor_mounts, floor_still, floor_err, _ = measure(browser, floor_app.url,
                                                                                          "plotly", first)
             rows = {}
             for how in served:
                 script, base = SERVED[how]
                 with Server(script, base=base) as app:
-                    rows[how] = measure_pages(browser, app, pages, args.moves, routes=script == "serve.py")
-            _, more, more_dones, _, _, more_err = measure(browser, empty.url, "text", args.moves - first + 1)
-            _, floor_more, floor_more_dones, floor_more_mounts, floor_more_still, floor_more_err = measure(
+                    rows[how] = measure_pages(browser, app, pages, args.moves, routes=script == "serve.py",
+                                              pointer=args.clicks)
+            _, more, more_dones, _, _, more_err, _ = measure(browser, empty.url, "text", args.moves - first + 1)
+            _, floor_more, floor_more_dones, floor_more_mounts, floor_more_still, floor_more_err, _ = measure(
                 browser, floor_app.url, "plotly", args.moves - first + 1)
         finally:
             browser.close()
@@ -481,7 +550,7 @@ def main():
           f"{floor_still:5d} {1.0:7.2f}  {'':4}  value  {'; '.join(floor_err)}")
     failed = bool(floor_err) or not floor_times
     for how, page_rows in rows.items():
-        for name, label, times, dones, mounts, still, issues in page_rows:
+        for name, label, times, dones, mounts, still, issues, clicks in page_rows:
             row = f"{how} · {name}"
             if not times:
                 print(f"{row:<31} {'-':>9} {'-':>6} {'-':>6} {'-':>7} {'-':>3} {still:5d} {'-':>7}  FAIL  "
@@ -493,6 +562,12 @@ def main():
             print(f"{row:<31} {med(times):9.0f} {min(times):6.0f} {max(times):6.0f} {med(dones):7.0f} "
                   f"{med(mounts):3.0f} {still:5d} {med(times) / ref:7.2f}  {'PASS' if ok else 'FAIL'}  {label}  "
                   f"{'; '.join(issues)}")
+            if clicks:
+                ok = how == "no routes" or med(clicks) <= POINTER_BUDGET_RATIO * ref
+                failed |= not ok
+                print(f"{'  clicks, drags, deletes':<31} {med(clicks):9.0f} {min(clicks):6.0f} {max(clicks):6.0f} "
+                      f"{'':7} {'':3} {'':5} {med(clicks) / ref:7.2f}  {'PASS' if ok else 'FAIL'}  "
+                      f"{len(clicks)} on the decision plot")
     return 1 if failed else 0
 
 

@@ -24,7 +24,10 @@ that plotly.js decodes: no array travels as a list of numbers.
 
 Events (decision plots): the trigger "event" is {"op": "add", "x", "y", "shift"}, {"op": "move", "i", "x",
 "y"} or {"op": "remove", "i"}, in data coordinates; `parse_event` turns it into a ChartEvent. Cell plots
-(mode "cells", `cell_chart`): {"op": "cell", "x", "y"}, rounded to a cell by `parse_cell`.
+(mode "cells", `cell_chart`): {"op": "cell", "x", "y"}, rounded to a cell by `parse_cell`. A decision plot of a
+section with a route (live=...) asks the route for the section's figures with the student's points as the event
+leaves them, draws them, and only then sends the event (options "pts": the points as the link holds them,
+"classes": the class a click and a shift-click add, "decimals": their rounding).
 
 Replays whose frames are made on demand (figures.figure(frames=<function>)): the message says {"replay": true}
 and carries no frames until the student presses Play or Step; the trigger {"op": "frames"} then marks the chart
@@ -49,6 +52,7 @@ from plotly.offline import get_plotlyjs_version
 from datasets.upload import DECIMALS
 from figures import chart_name, deferred_frames, describe, has_deferred_frames
 from figures.boundary import OWN_POINTS
+from lab import points
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "static"  # Streamlit serves the folder next to the main script at /app/static/
@@ -251,9 +255,12 @@ def boundary_chart(fig, *, key, own, new_class, on_event, name=None, present=Fal
     clicks, drags and double-clicks on it become ChartEvents. `own`: the student's points (their count bounds
     the indices); `new_class`: the class a click adds (+1, −1 or 2; shift-click adds OTHER_CLASS[new_class]).
     `on_event(event)` runs as a widget callback, before the script reruns, so everything drawn in that rerun
-    already shows the change. live: lab/live.options, the
-    section's slider whose moves a route answers. Returns the event or None."""
-    live = {"live": live} if live else {}
+    already shows the change. live: lab/live.options, the section whose route answers its sliders' moves and, before
+    the event reaches the server, the student's clicks, drags and deletes. Returns the event or None."""
+    # with a route, the element asks it for the figures with the points as a click leaves them, so it needs the
+    # points as the link holds them and the class a click adds
+    live = {"live": live, "pts": points.encode(own), "classes": [new_class, OTHER_CLASS[new_class]],
+            "decimals": DECIMALS} if live else {}
     result = _component(key=key, data=_message(fig, key, name, present, "boundary", own=OWN_POINTS, **live),
                         on_event_change=functools.partial(_on_event, key, len(own), new_class, on_event))
     return parse_event(result.event, n_own=len(own), new_class=new_class)

@@ -12,6 +12,9 @@
 //   click on the plot area           {op: "add", x, y, shift}   (data coordinates, from the axes' p2c)
 //   drag one of the student's points {op: "move", i, x, y}      (i: its index in the student's list)
 //   double-click it (or click it with "Delete points" on)  {op: "remove", i}
+// With a route (options.live), a click, drag or delete asks the route first for the section's figures with the
+// student's points as it leaves them (options.pts, as the link holds them), draws them, and then sends the event: the
+// rerun it starts brings the same figures, which draw nothing (see emitLive).
 // Cell plots (mode "cells": a heatmap whose cells are choices) send a click on the plot area as
 //   {op: "cell", x, y}  (data coordinates; the server rounds them to a cell)
 // A figure with frames gets Play / Step / Reset buttons that replay the frames here (Plotly.react of the
@@ -140,6 +143,23 @@ function askAhead(url) {
   if (ahead.has(url)) return;
   ahead.set(url, ask(url).catch(() => ({status: 0, text: ""})));
   if (ahead.size > AHEAD_MAX) ahead.delete(ahead.keys().next().value);
+}
+
+function turnLiveOff() {
+  liveOff = true;
+  for (const chart of charts) if (chart.liveWatch) chart.liveWatch.disconnect();
+}
+
+// draw each chart of a route's answer {status, text} in place (found by key); whether it was an answer to draw
+async function drawAnswer({status, text}) {
+  if (status === -1) turnLiveOff();
+  if (status !== 200) return false;  // 204: the page draws no such figures here; 400: a link it refuses; 0: failed
+  const lines = text.split("\n");
+  await Promise.all(JSON.parse(lines[0]).map((key, k) => {
+    const chart = byKey.get(key);
+    return chart && chart.root.isConnected ? chart.showLive(lines[k + 1]) : null;
+  }));
+  return true;
 }
 
 // after a move of one step from `before` to `position` (texts as the slider's range input's value attribute holds
@@ -353,7 +373,7 @@ class Chart {
   // options.live: watch the value of each of the section's sliders (Streamlit moves the thumb and sets its range
   // input's value attribute before it sends the change); found again after each message, as Streamlit may have
   // drawn a slider anew
-  watchControls(plotlyUrl) {
+  watchControls() {
     const live = this.options.live;
     const inputs = live && !liveOff ? Object.keys(live.controls)
       .map((key) => [key, document.querySelector(`.st-key-${window.CSS.escape(key)} input[type="range"]`)])
@@ -373,53 +393,97 @@ class Chart {
         const before = this.liveValues[key];
         if (!records.some((r) => r.target === input) || value === before) continue;
         this.liveValues[key] = value;
-        this.liveMove(key, value, nextPosition(input, value, before), plotlyUrl)
+        this.liveMove(key, value, nextPosition(input, value, before))
           .catch((error) => console.error("Kernel Lab live move:", error));
       }
     });
     for (const [, input] of inputs) this.liveWatch.observe(input, {attributes: true, attributeFilter: ["value"]});
   }
 
-  // the route's URL for the page's link with the slider `control` at `position` (the link's keys sorted: the same
-  // settings make the same URL)
-  liveUrl(control, position, plotlyUrl) {
-    const values = this.options.live.controls[control];
+  // the route's URL for the page's link with `changes` (key → the link's text) made, asking only for the charts on
+  // or near the screen (one farther away keeps its figure until the rerun brings it); the link's keys sorted: the
+  // same settings make the same URL
+  routeUrl(changes) {
     const params = new URLSearchParams(window.location.search);
-    params.set(control, values ? values[Number(position)] : position);
-    // only the charts on or near the screen: one farther away keeps its figure until the rerun brings it
+    for (const [key, text] of Object.entries(changes)) params.set(key, text);
     params.set("_charts", [...byKey].filter(([, chart]) => chart.root.isConnected && chart.near)
       .map(([key]) => key).join(","));
     params.sort();
     // the app's base URL: plotly.js is served at <base>app/static/<file>
-    const url = new URL(this.options.live.route, new URL("../../", plotlyUrl));
+    const url = new URL(this.options.live.route, new URL("../../", this.plotlyUrl));
     url.search = params.toString();
     return url.href;
   }
 
-  async liveMove(control, position, next, plotlyUrl) {
+  // the route's URL with the slider `control` at `position`
+  liveUrl(control, position) {
+    const values = this.options.live.controls[control];
+    return this.routeUrl({[control]: values ? values[Number(position)] : position});
+  }
+
+  async liveMove(control, position, next) {
     const ticket = ++this.liveAsked;
-    const url = this.liveUrl(control, position, plotlyUrl);
+    const url = this.liveUrl(control, position);
     const release = holdMessages();
     try {
       const asked = ahead.get(url);
       ahead.delete(url);
-      const {status, text} = await (asked || ask(url));
-      if (status === -1) {
-        liveOff = true;
-        for (const chart of charts) if (chart.liveWatch) chart.liveWatch.disconnect();
-        return;
-      }
-      if (status !== 200) return;   // 204: the page draws no such figures here; 400: a link it refuses
+      const answer = await (asked || ask(url));
       if (ticket !== this.liveAsked) return;  // a later move is on its way
-      if (next !== null) askAhead(this.liveUrl(control, next, plotlyUrl));
-      const lines = text.split("\n");
-      await Promise.all(JSON.parse(lines[0]).map((key, k) => {
-        const chart = byKey.get(key);
-        return chart && chart.root.isConnected ? chart.showLive(lines[k + 1]) : null;
-      }));
+      if (answer.status === 200 && next !== null) askAhead(this.liveUrl(control, next));
+      await drawAnswer(answer);
     } finally {
       release();
     }
+  }
+
+  // The student's points as the link holds them (lab/points.py) once `event` is applied, from those the chart's last
+  // message carried; null where the event names no point of theirs. A point is x1_x2_y, the coordinates rounded to
+  // options.decimals places (no "-0"), a click adding options.classes[0] and a shift-click options.classes[1].
+  pointsAfter(event) {
+    const parts = (this.options.pts || "").split("~").filter(Boolean);
+    const fixed = (v) => { const text = v.toFixed(this.options.decimals); return Number(text) === 0 ? text.replace("-", "") : text; };
+    const point = (x, y, label) => `${fixed(x)}_${fixed(y)}_${label}`;
+    if (event.op === "add") {
+      parts.push(point(event.x, event.y, this.options.classes[event.shift ? 1 : 0]));
+    } else if (event.i >= parts.length) {
+      return null;
+    } else if (event.op === "move") {
+      parts[event.i] = point(event.x, event.y, parts[event.i].split("_")[2]);
+    } else {
+      parts.splice(event.i, 1);
+    }
+    return parts.join("~");
+  }
+
+  // A click, drag or delete on a decision plot with a route: the section's figures with the student's points as the
+  // event leaves them are asked and drawn first, then the event goes to the server (at the latest after HOLD_MS),
+  // whose rerun brings the same figures. Another event before that rerun's message has come goes the rerun's way: the
+  // points it would start from are not yet the server's.
+  async emitLive(event) {
+    const pts = this.acked ? this.pointsAfter(event) : null;
+    if (pts === null) {
+      this.figureText = null;   // whatever the server answers (the same figure, if it refused) is drawn anew
+      this.sendEvent(event);
+      return;
+    }
+    let sent = false;
+    const send = () => {
+      if (!sent) this.sendEvent(event);
+      sent = true;
+    };
+    const timer = setTimeout(send, HOLD_MS);
+    try {
+      if (!(await drawAnswer(await ask(this.routeUrl({pts}))))) this.figureText = null;
+    } finally {
+      clearTimeout(timer);
+      send();
+    }
+  }
+
+  sendEvent(event) {
+    this.acked = false;
+    if (this.send) this.send("event", event);
   }
 
   // a figure the live route answered, drawn as a message's figure is; not while it plays, nor once the frames it
@@ -441,12 +505,15 @@ class Chart {
 
   async update(data, plotlyUrl, setTriggerValue) {
     this.send = setTriggerValue;
+    this.plotlyUrl = plotlyUrl;
+    this.acked = true;    // a message came after the last event sent
     const text = messageText(data);
     const cut = text.indexOf("\n");
     const optionsText = text.slice(0, cut);
     const options = JSON.parse(optionsText);
-    // presenter mode switched: the same figure, a new look (a new name or text alternative only relabels it)
-    const {name, label, ...look} = options;
+    // presenter mode switched: the same figure, a new look (a new name or text alternative only relabels it, and the
+    // student's points and class are what a click starts from)
+    const {name, label, pts, classes, ...look} = options;
     const lookText = JSON.stringify(look);
     const restyle = lookText !== this.lookText;
     this.lookText = lookText;
@@ -456,7 +523,7 @@ class Chart {
     const figureText = text.slice(cut + 1);
     this.Plotly = await loadPlotly(plotlyUrl);
     this.watchNear();
-    this.watchControls(plotlyUrl);
+    this.watchControls();
     if (figureText !== this.figureText) {
       this.newFigure(figureText);
       await this.redraw();
@@ -783,10 +850,13 @@ class Chart {
   }
 
   emit(event) {
-    // whatever the server answers (even the same figure, if it refused the change) is drawn anew
-    this.figureText = null;
     this.root.setAttribute("data-kl-last-event", JSON.stringify(event));
-    if (this.send) this.send("event", event);
+    if (this.options.mode === "boundary" && this.options.live && !liveOff) {
+      this.emitLive(event).catch((error) => console.error("Kernel Lab live event:", error));
+      return;
+    }
+    this.figureText = null;   // whatever the server answers (the same figure, if it refused the change) is drawn anew
+    this.sendEvent(event);
   }
 
   // a chart that cannot be drawn says so on the page (and in data-kl-error for the browser tests)

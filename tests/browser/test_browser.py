@@ -11,6 +11,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from bench_browser import app_error  # noqa: E402  (the bench's rule for which console errors are the lab's)
+from datasets.upload import DECIMALS  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -523,6 +524,55 @@ def test_a_live_move_sends_its_rerun_once_its_figures_are_drawn(browser, app_url
     drawn = [t for t in page.evaluate("() => window.__kl.draws") if t > pressed]
     assert len(drawn) == 2 and sends, (drawn, sends)
     assert sends[0] >= max(drawn), f"the rerun was sent {max(drawn) - sends[0]:.0f} ms before the figures were drawn"
+    page.close()
+
+
+def pts_asked(urls):
+    """The student's points (?pts=) of each of lesson 3's route requests `urls`, in order."""
+    from urllib.parse import parse_qs, urlparse
+
+    return [parse_qs(urlparse(url).query).get("pts", [""])[0] for url in urls]
+
+
+def test_a_click_a_drag_and_a_delete_are_drawn_from_the_route_before_their_event_goes(browser, app_url):
+    """A click on lesson 3's decision plot asks the route for the section's figures with the new point, draws them, and
+    only then sends the event: each chart is drawn once (the rerun brings the same figures), and the page's first
+    message after the click comes after the draws. A drag and a double-click go the same way."""
+    page = open_lesson(browser, f"{app_url}/primal-dual", prepare=lambda page: page.add_init_script(SENDS_JS))
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "/live/primal-dual" in request.url else None)
+    charts = ["pd_boundary", "pd_alpha"]
+    before = draws(page, charts)
+    pressed = page.evaluate("() => performance.now()")
+    where, points = click_adds(page, "pd_boundary", 37, -23)
+    assert len(points) == 1 and points[0][2] == 1, points
+    wait_idle(page)
+    page.wait_for_timeout(500)
+    x1, x2 = (f"{v:.{DECIMALS}f}" for v in points[0][:2])
+    assert pts_asked(asked) == [f"{x1}_{x2}_1"], asked
+    assert draws(page, charts) == [n + 1 for n in before]   # by the route; the rerun's figures drew nothing
+    sends = [t for t in page.evaluate("() => window.__kl.sends") if t > pressed]
+    drawn = [t for t in page.evaluate("() => window.__kl.draws") if t > pressed]
+    assert len(drawn) == 2 and sends and sends[0] >= max(drawn), (drawn, sends)
+
+    x, y = to_screen(page, "pd_boundary", *points[0][:2])
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for k in range(1, 9):
+        page.mouse.move(x - 40 * k / 8, y + 25 * k / 8)
+    page.mouse.up()
+    moved = wait_for_points(page, points)
+    assert len(moved) == 1 and moved[0][:2] != points[0][:2], moved
+    wait_idle(page)
+    x1, x2 = (f"{v:.{DECIMALS}f}" for v in moved[0][:2])
+    assert pts_asked(asked)[1:] == [f"{x1}_{x2}_1"], asked
+    page.wait_for_timeout(500)
+    x, y = to_screen(page, "pd_boundary", *moved[0][:2])
+    page.mouse.dblclick(x, y)
+    assert wait_for_points(page, moved) == []
+    wait_idle(page)
+    assert pts_asked(asked)[2:] == [""], asked
+    assert draws(page, charts) == [n + 3 for n in before]
     page.close()
 
 
