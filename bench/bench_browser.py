@@ -356,7 +356,9 @@ def step(page, slider, key, timeout):
 def choose_slider(page):
     """The first enabled main-area slider whose one-step move redraws a figure (that move is not timed): (slider
     locator or None, the key that moved it, issues seen)."""
-    sliders = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]:not([disabled])')
+    # Streamlit's sliders, and the live sections' (lab/live_control.py, drawn by the chart element)
+    sliders = page.locator('[data-testid="stMain"] :is([data-testid="stSlider"], .kl-control) '
+                           'input[type="range"]:not([disabled])')
     key, issues = None, []
     for i in range(min(sliders.count(), MAX_PROBED_SLIDERS)):
         value, low, top = sliders.nth(i).evaluate("e => [Number(e.value), Number(e.min), Number(e.max)]")
@@ -454,7 +456,7 @@ def measure(browser, url, mode, moves, routes=True, pointer=0):
         chosen, key, issues = choose_slider(page)
         if chosen is None:
             return None, [], [], [], 0, sorted(set(issues + ["no main-area slider redraws the page"])), []
-        label = chosen.get_attribute("aria-label") or "?"
+        label = chosen.evaluate("(e) => e.getAttribute('aria-label') || (e.labels[0] || {}).textContent") or "?"
         times, dones, mounts, still, last_redrew = [], [], [], 0, True
         for _ in range(moves):
             (latency, done, mounted), key, found = step(page, chosen, key, MOVE_TIMEOUT_S)

@@ -23,8 +23,9 @@ Each student speaks Streamlit's own protocol, as the browser does:
   cacheable ForwardMsgs kept, aged out after new_session.config.max_cached_message_age runs, as the
   browser's message cache does;
 - ForwardMsgs are read until script_finished; the run's widget elements (sliders, select_sliders,
-  selectboxes, toggles and checkboxes, segmented controls, number inputs) give ids, ranges, options
-  and values — nothing is guessed;
+  selectboxes, toggles and checkboxes, segmented controls, number inputs, and the live sections' sliders: chart
+  elements whose options say "control", lab/live_control.py) give ids, ranges, options and values — nothing is
+  guessed; a live slider is moved as its element moves it, by its trigger "value" sent with one run;
 - a move of a live section's slider first asks the section's live route (GET /live/<section>?<the link with the
   new value>, lab/live.py), as the chart element does, and reruns once it has the answer; --no-routes leaves the
   route out (and so does a server without the routes, which the element learns from its first answer);
@@ -64,6 +65,7 @@ Exits 1 when a run fails its budget (for `cloud`: when even its first step does)
 import argparse
 import functools
 import http.client
+import json
 import os
 import random
 import signal
@@ -99,6 +101,11 @@ SIDEBAR_EVERY = 5
 # the sidebar's data controls, by the labels lab/sidebar.py gives them (read from the messages)
 SIDEBAR_LABELS = ("Dataset", "n (number of points)", "noise", "seed")
 WIDGET_KINDS = ("slider", "selectbox", "checkbox", "button_group", "number_input", "file_uploader")
+# a live section's slider (lab/live_control.py) is an element of the chart component; a move of it is the trigger
+# "value" (its position) on the component's trigger widget, whose id Streamlit derives from the element's
+CHART_COMPONENT = "kernel_lab.live_chart"
+LIVE_CONTROL = "live_control"
+TRIGGER_ID = "$$STREAMLIT_INTERNAL_KEY_{}__events"
 AFFINITY_COOKIE = "KLAB_WORKER"  # set by scripts/lecture.sh's HAProxy
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -265,16 +272,29 @@ class CloudServer(Server):
 
 
 class Widget:
-    """One control as the last run drew it: where (root container, fragment) and its element proto."""
+    """One control as the last run drew it: where (root container, fragment) and its element proto (a live slider's:
+    its options, lab/live_control.py)."""
 
-    def __init__(self, root, kind, proto, fragment_id):
+    def __init__(self, root, kind, proto, fragment_id, options=None):
         self.root, self.kind, self.proto, self.fragment_id = root, kind, proto, fragment_id
+        self.options = options
+
+    def positions(self):
+        """A live slider's count of positions."""
+        return len(self.options["texts"]) if "texts" in self.options else self.options["count"]
+
+    def link_text(self, k):
+        """A live slider's value at position k as the link holds it (as the element writes it)."""
+        o = self.options
+        return o["link"][k] if "link" in o else f"{round(o['lo'] + k * o['step'], o['digits']):g}"
 
     @property
     def id(self):
         return self.proto.id
 
     def movable(self):
+        if self.kind == LIVE_CONTROL:
+            return not self.options["disabled"] and self.positions() > 1
         p = self.proto
         if p.disabled:
             return False
@@ -291,6 +311,11 @@ class Widget:
     def random_state(self, rng, current):
         """A WidgetState for a random allowed value other than `current` (the WidgetState now set, or None)."""
         p = self.proto
+        if self.kind == LIVE_CONTROL:   # sent once, as the element sends its trigger; the position the run showed
+            k = rng.choice([k for k in range(self.positions()) if k != self.options["value"]])
+            self.moved_to = k
+            return WidgetState(id=TRIGGER_ID.format(p.id), json_trigger_value=json.dumps([{"event": "value",
+                                                                                           "value": k}]))
         new = WidgetState(id=p.id)
         if self.kind == "slider" and p.type == Slider.SELECT_SLIDER:
             now = current.string_array_value.data[0] if current else p.options[int(p.default[0])]
@@ -401,6 +426,8 @@ class Session:
         cs.context_info.timezone = "UTC"
         cs.context_info.locale = "en-US"
         t0 = time.perf_counter()
+        # a trigger goes with one run only
+        self.states = {k: v for k, v in self.states.items() if not v.HasField("json_trigger_value")}
         try:
             self.ws.send_binary(msg.SerializeToString())
             self._read_run(fragment_id)
@@ -469,6 +496,11 @@ class Session:
             self.elements.append((etype, element))
         if etype in WIDGET_KINDS:
             widget = Widget(fwd.metadata.delta_path[0], etype, getattr(element, etype), fwd.delta.fragment_id)
+        elif etype == "bidi_component" and element.bidi_component.component_name == CHART_COMPONENT:
+            options = json.loads(element.bidi_component.bytes.split(b"\n", 1)[0])
+            if options["mode"] == "control":
+                widget = Widget(fwd.metadata.delta_path[0], LIVE_CONTROL, element.bidi_component,
+                                fwd.delta.fragment_id, options)
         if fwd.metadata.cacheable and fwd.hash:
             self.cache[fwd.hash] = (widget, self.run_count)
         return widget
@@ -508,15 +540,12 @@ class Session:
         """The live route a browser asks before the rerun of this move of `widget` (lab/live.py): the page's link with
         the control's new value; None where the control is no live slider of the page. No _charts: every chart of
         the section is asked for, as many as a browser with the whole page on its screen would."""
-        key = widget.id.rsplit("-", 1)[-1]
-        section = live_sections().get((self.url_path, key))
-        if section is None:
+        if widget.kind != LIVE_CONTROL:
             return None
-        state = self.states[widget.id]
-        value = (state.string_array_value.data[0] if widget.proto.type == Slider.SELECT_SLIDER
-                 else f"{state.double_array_value.data[0]:g}")
+        key = widget.options["key"]
+        section = live_sections().get((self.url_path, key))
         query = dict(parse_qsl(self.query_string))
-        query[key] = value
+        query[key] = widget.link_text(widget.moved_to)
         return f"/live/{section}?{urlencode(sorted(query.items()))}"
 
 

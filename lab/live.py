@@ -1,11 +1,14 @@
-"""Live figures: a move of a section's slider answered by a route of the server before its rerun.
+"""Live figures: a move of a section's slider, or a click on its decision plot, answered by a route of the server
+before its rerun.
 
 A slider move reruns its section (a Streamlit fragment), and the browser renders every element of the page again on
 each commit of that rerun (docs/PERFORMANCE.md): the figures came last. So every live section (lab/section.py) also
-has a route: the moment one of its sliders takes a new value, the chart element (lab/live_chart_web/live_chart.js)
-asks GET <base>/live/<section>?<the page's link, with the slider's new value>&_charts=<the charts on the student's
-screen> and draws the figures it answers in place; the rerun then brings the same figures (the element draws a
-figure only when its JSON changed) and everything else: numbers, tables, the link.
+has a route: the moment one of its sliders (lab/live_control.py, drawn by the chart element) takes a new value, the
+element (lab/live_chart_web/live_chart.js) asks GET <base>/live/<section>?<the page's link, with the slider's new
+value>&_charts=<the charts on the student's screen>, draws the figures it answers in place, and only then hands the
+value to the server; the rerun then brings the same figures (the element draws a figure only when its JSON changed)
+and everything else: numbers, tables, the link. A click, drag or delete on the section's decision plot goes the same
+way, with the student's points (?pts=) as it leaves them.
 
 The route runs the section's own declaration with the link's values, read as a shared link is read
 (lab/state.py): a value the link cannot hold is refused with 400 and its reason, and the rerun alone then draws what
@@ -39,7 +42,6 @@ from streamlit import config
 
 from lab import points
 from lab.live_chart import figure_json
-from lab.state import FIELDS, encode
 
 ROUTE = "live"
 # the route's own content type: the element takes any other answer (an HTML page) for "no routes here"
@@ -225,13 +227,7 @@ def routes(sections):
             Route(f"/{{base:path}}/{ROUTE}/{{name}}", endpoint, methods=["GET"])]
 
 
-def options(section):
-    """What the chart element needs to answer a move of the section's live sliders by its route: put in the options
-    of one chart of the section (page.boundary_chart(..., live=...)). Each control's list: the link's text of each of
-    its positions (a select_slider's position is an index into them); None for a slider whose position is its
-    value."""
-    return {"route": f"{ROUTE}/{section.name}", "controls": {key: _positions(FIELDS[key]) for key in section.live}}
-
-
-def _positions(field):
-    return [encode(field, v) for v in field.choices] if field.kind == "choice" else None
+def route(section):
+    """The path of the section's route, relative to the app's base URL: what the chart element asks (lab/live_chart.py,
+    lab/live_control.py)."""
+    return f"{ROUTE}/{section.name}"

@@ -14,8 +14,8 @@ Streamlit Community Cloud — under names that carry plotly.js's version or the 
 cached copy is never stale. What each message carries besides the figure is a ~0.4 KB loader (a component's
 inline script travels with every message; only an installed package's asset directory avoids that).
 
-Message: bytes — one line of JSON options ({"mode": "plain" | "boundary" | "cells", "live": lab/live.options
-on the chart that answers a slider's moves by a route, "height": ..., "name": the
+Message: bytes — one line of JSON options ({"mode": "plain" | "boundary" | "cells", "live": {"route": the route of
+the decision plot's section (lab/live.py)}, "height": ..., "name": the
 chart's short name, "label": its text alternative, both made from the figure by figures.describe, "file": the chart's
 key, which names its PNG/SVG downloads, "replay": whether it has frames made on demand, "present": true in presenter
 mode}), a newline, then
@@ -107,7 +107,8 @@ export default async function (component) {{
 
 # isolate_styles=False: Plotly styles its modebar and hover labels through the document's stylesheets,
 # which do not reach into a shadow root
-_component = st.components.v2.component("kernel_lab.live_chart", js=LOADER, isolate_styles=False)
+# (the live sliders of lab/live_control.py are drawn by the same element: one script, one set of charts to draw into)
+component = st.components.v2.component("kernel_lab.live_chart", js=LOADER, isolate_styles=False)
 
 
 def figure_json(fig, frames=False):
@@ -163,12 +164,11 @@ def _wants_frames(key, raw):
     return False
 
 
-def chart(fig, *, key, height=None, name=None, present=False, live=None):
+def chart(fig, *, key, height=None, name=None, present=False):
     """Draw `fig` (a go.Figure, e.g. from figures.figure) and redraw it in place on later reruns. name: what a
     screen reader calls it, when its title or axes do not tell it from another chart on the page; present:
-    presenter mode; live: lab/live.options, the section's sliders whose moves a route answers."""
-    live = {"live": live} if live else {}
-    _component(key=key, data=_message(fig, key, name, present, "plain", height=height, **live),
+    presenter mode."""
+    component(key=key, data=_message(fig, key, name, present, "plain", height=height),
                on_event_change=lambda: _wants_frames(key, st.session_state[key].get("event")))
 
 
@@ -246,21 +246,21 @@ def _on_cell(key, shape, handle):
 def cell_chart(fig, *, key, shape, on_cell, height=None, name=None, present=False):
     """Draw a heatmap whose cells are choices (x and y are the cells' column and row indices): a click on a cell
     runs `on_cell(row, column)` as a widget callback, before the script reruns."""
-    _component(key=key, data=_message(fig, key, name, present, "cells", height=height),
+    component(key=key, data=_message(fig, key, name, present, "cells", height=height),
                on_event_change=functools.partial(_on_cell, key, tuple(shape), on_cell))
 
 
-def boundary_chart(fig, *, key, own, new_class, on_event, name=None, present=False, live=None):
+def boundary_chart(fig, *, key, own, new_class, on_event, name=None, present=False, route=None):
     """Draw a decision plot (a go.Figure that draws the student's points as its OWN_POINTS trace) in place;
     clicks, drags and double-clicks on it become ChartEvents. `own`: the student's points (their count bounds
     the indices); `new_class`: the class a click adds (+1, −1 or 2; shift-click adds OTHER_CLASS[new_class]).
     `on_event(event)` runs as a widget callback, before the script reruns, so everything drawn in that rerun
-    already shows the change. live: lab/live.options, the section whose route answers its sliders' moves and, before
-    the event reaches the server, the student's clicks, drags and deletes. Returns the event or None."""
+    already shows the change. route: that of the plot's section (lab/live.py), which draws the student's clicks,
+    drags and deletes before the event reaches the server. Returns the event or None."""
     # with a route, the element asks it for the figures with the points as a click leaves them, so it needs the
     # points as the link holds them and the class a click adds
-    live = {"live": live, "pts": points.encode(own), "classes": [new_class, OTHER_CLASS[new_class]],
-            "decimals": DECIMALS} if live else {}
-    result = _component(key=key, data=_message(fig, key, name, present, "boundary", own=OWN_POINTS, **live),
+    live = {"live": {"route": route}, "pts": points.encode(own), "classes": [new_class, OTHER_CLASS[new_class]],
+            "decimals": DECIMALS} if route else {}
+    result = component(key=key, data=_message(fig, key, name, present, "boundary", own=OWN_POINTS, **live),
                         on_event_change=functools.partial(_on_event, key, len(own), new_class, on_event))
     return parse_event(result.event, n_own=len(own), new_class=new_class)

@@ -181,10 +181,9 @@ def fitted_table(columns, column_config, height=None):
     st.table(pa.table(text), hide_index=True, height=height or "content")
 
 
-def chart(fig, key, name=None, section=None):
-    """Draw a figure, updated in place on later reruns (lab/live_chart.py); name: see live_chart.chart; section: the
-    live section (lab/section.py) whose sliders' moves its route answers at once, given on one chart of it."""
-    live_chart.chart(fig, key=key, name=name, present=presenting(), live=section and live.options(section))
+def chart(fig, key, name=None):
+    """Draw a figure, updated in place on later reruns (lab/live_chart.py); name: see live_chart.chart."""
+    live_chart.chart(fig, key=key, name=name, present=presenting())
 
 
 def _apply_event(event):
@@ -203,10 +202,10 @@ def boundary_chart(fig, key, name=None, section=None):
     """Draw a decision-boundary figure in place: a click adds a point of the sidebar's class where it lands
     (shift-click: the other class), dragging one of the student's points moves it, a double-click removes it.
     The figure draws the student's points itself (decision_figure(..., own=data.own_points()), memoized with it).
-    section: as for `chart`."""
+    section: its live section (lab/section.py), whose route draws a click, drag or delete before the rerun."""
     live_chart.boundary_chart(fig, key=key, own=sidebar.user_points(), name=name,
                               new_class=int(st.session_state.get("new_class") or 1), on_event=_apply_event,
-                              present=presenting(), live=section and live.options(section))
+                              present=presenting(), route=section and live.route(section))
 
 
 def cell_chart(fig, key, shape, on_cell):

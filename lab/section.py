@@ -19,6 +19,8 @@ from lab.state import FIELDS, decode
 SIDEBAR_KEYS = ("dataset", "n", "noise", "seed", "only_mine")
 # values' key for the student's own points (in a link: ?pts=, lab/points.py)
 POINTS = "pts"
+# schema key → the section whose route answers that slider's moves (lab/live_control.py): filled as sections are made
+LIVE = {}
 
 
 def _drawn(setup, data):
@@ -32,7 +34,8 @@ class Section:
     data(setup, values): what it computes from, a ValueError (the core's message) where that is refused;
     status(setup, data): None where its figures are drawn, else why not (a solver that stopped short, another
     branch of the page); figures(setup, data, charts): chart key → figure, only `charts` where it is a set (the charts
-    on the student's screen) and all where it is None; live: its sliders whose moves the route answers."""
+    on the student's screen) and all where it is None; live: its sliders whose moves the route answers (drawn by
+    lab/live_control.py wherever a page draws them with lab/widgets.py's slider or log_slider)."""
 
     name: str
     keys: tuple
@@ -41,6 +44,12 @@ class Section:
     figures: Callable
     status: Callable = _drawn
     live: tuple = ()
+
+    def __post_init__(self):
+        for key in self.live:   # (a section made again, as when its module is reloaded, takes its keys back)
+            if LIVE.setdefault(key, self).name != self.name:
+                raise ValueError(f"{key} is a live slider of two sections, {LIVE[key].name} and {self.name}")
+            LIVE[key] = self
 
     def run(self, values):
         """(setup, data, status) at `values`; ValueError where the data is refused."""

@@ -9,6 +9,8 @@ import streamlit as st
 
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.kernels import KernelSpec
+from lab import live, live_control
+from lab.section import LIVE
 from lab.state import FIELDS, KERNEL_LABELS, STEP_MODES, decode, encode
 
 
@@ -102,7 +104,16 @@ def _control(make, label, key, default="value", **kwargs):
     return value
 
 
+def _live(label, key, fmt=str, step=None, **kwargs):
+    """The slider of a live section (lab/section.py LIVE): lab/live_control.py's, which the section's route answers."""
+    route = live.route(LIVE[key])
+    return _control(lambda label, key, value, **kw: live_control.slider(label, key, route=route, **kw), label, key,
+                    fmt=fmt, step=step, **kwargs)
+
+
 def slider(label, key, *, step=None, **kwargs):
+    if key in LIVE:
+        return _live(label, key, step=step, **kwargs)
     field = FIELDS[key]
     return _control(st.slider, label, key, min_value=field.lo, max_value=field.hi, step=step, **kwargs)
 
@@ -114,6 +125,8 @@ def number_input(label, key, *, step=None, **kwargs):
 
 def log_slider(label, key, **kwargs):
     """A slider over a log-spaced grid (C, γ, λ)."""
+    if key in LIVE:
+        return _live(label, key, fmt=fmt, **kwargs)
     return _control(st.select_slider, label, key, options=FIELDS[key].choices, format_func=fmt, **kwargs)
 
 

@@ -17,9 +17,11 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 import datasets
+from lab.section import LIVE
 from lessons import registry
 
 ROOT = Path(__file__).resolve().parent.parent
+registry.sections()   # every lesson's sections made: lab.section.LIVE knows every live slider before a page runs
 
 
 def lesson_pages():
@@ -39,7 +41,8 @@ def open_page(page, *, sidebar=None, state=None, widgets=None, numbers=True):
 
     sidebar: sidebar widget values set before switching to the page (one run for all);
     state: session-state values set after it, then one rerun (e.g. a tab held in session state);
-    widgets: page widget values set in turn, one rerun each (some widgets appear only after another);
+    widgets: page widget values set in turn, one rerun each (some widgets appear only after another; a live slider
+    by `move`);
     numbers: with the expanders of numbers and code open, as a student opens them (NUMBERS_OPEN)."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     if numbers:
@@ -55,7 +58,7 @@ def open_page(page, *, sidebar=None, state=None, widgets=None, numbers=True):
             at.session_state[key] = value
         at.run()
     for key, value in (widgets or {}).items():
-        at.get_by_key(key).set_value(value).run()
+        set_control(at, key, value)
     assert not at.exception, at.exception
     return at
 
@@ -83,9 +86,42 @@ def replays(*keys):
     return {frames_key(key): True for key in keys}
 
 
+def _elements(at):
+    return [e for e in at.get("bidi_component") if e.proto.component_name == CHART_COMPONENT]
+
+
 def chart_elements(at):
     """Every chart element on the page, in page order."""
-    return [e for e in at.get("bidi_component") if e.proto.component_name == CHART_COMPONENT]
+    return [e for e in _elements(at) if chart_options(e).get("mode") != "control"]
+
+
+def live_controls(at):
+    """key → options (lab/live_control.py) of every live slider on the page, in page order."""
+    return {options["key"]: options for options in map(chart_options, _elements(at)) if options["mode"] == "control"}
+
+
+def live_values(key, options):
+    """The values live slider `key` offers (lab/live_control.py's positions), in order."""
+    from lab.live_control import Positions
+    from lab.state import FIELDS
+
+    field = FIELDS[key]
+    return [Positions(field, options.get("step", 1)).value(k) for k in range(len(options.get("texts", ())) or
+                                                                              options["count"])]
+
+
+def set_control(at, key, value):
+    """Control `key` set to `value`, then the run it starts: a live slider by `move`, any other by AppTest."""
+    if key in LIVE:
+        return move(at, key, value)
+    return at.get_by_key(key).set_value(value).run()
+
+
+def move(at, key, value):
+    """The live slider `key` moved to `value`, as its trigger does (lab/live_control.py): the session's value set,
+    then the run it starts (AppTest cannot send a component's trigger)."""
+    at.session_state[key] = value
+    return at.run()
 
 
 def chart_options(element):
@@ -149,7 +185,7 @@ def assert_extremes_change_the_page(at, key, low, high):
     """Set widget `key` to low, then high: no exception, and the figures or the metrics differ."""
     seen = []
     for value in (low, high):
-        at.get_by_key(key).set_value(value).run()
+        set_control(at, key, value)
         assert not at.exception, f"{key}={value}: {at.exception}"
         seen.append((figures(at), [m.value for m in at.metric]))
     assert seen[0] != seen[1], f"moving {key} changed nothing"

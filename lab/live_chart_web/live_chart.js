@@ -14,7 +14,11 @@
 //   double-click it (or click it with "Delete points" on)  {op: "remove", i}
 // With a route (options.live), a click, drag or delete asks the route first for the section's figures with the
 // student's points as it leaves them (options.pts, as the link holds them), draws them, and then sends the event: the
-// rerun it starts brings the same figures, which draw nothing (see emitLive).
+// rerun it starts brings the same figures, which draw nothing (see emitLive). To place a press, plotly.js offers no
+// public way: the axes' p2c/c2p and offsets (gd._fullLayout), the drawn points (gd.calcdata, gd._fullData) and the
+// plot area's drag layer (.nsewdrag) are plotly.js's own, read here only; tests/browser/test_browser.py's
+// test_a_click_adds_a_point_where_it_lands_and_shift_click_adds_the_other_class and
+// test_an_own_point_is_dragged_to_where_it_is_dropped_and_removed_by_a_double_click fail on a plotly.js that moves them.
 // Cell plots (mode "cells": a heatmap whose cells are choices) send a click on the plot area as
 //   {op: "cell", x, y}  (data coordinates; the server rounds them to a cell)
 // A figure with frames gets Play / Step / Reset buttons that replay the frames here (Plotly.react of the
@@ -22,15 +26,16 @@
 // makes on demand (options.replay) gets the buttons too: the first Play or Step sends {op: "frames"}, and the
 // figure that comes back with its frames is played.
 //
-// Live moves (options.live, lab/live.py): the moment one of the section's sliders (options.live.controls)
-// takes a new value, the element asks the page's route for the figures of the charts on or near the screen at that
-// value and draws each chart it answers (found by key) in place. The rerun that move started is held back until
-// then: the page's messages to the server wait until the figures are drawn (at most HOLD_MS), and the rerun brings
-// the same figure JSON, which draws nothing, then the numbers and tables. Once a move of one step has its answer,
-// the slider's next position the same way is asked ahead, so the next step of a key press or a drag is drawn
-// without waiting for the server. A chart with its replay frames loaded is left to the rerun (the route sends no
-// frames). An answer that is not the route's own (a server without the routes, or one that serves them elsewhere)
-// turns live moves off for the page, once and silently.
+// Live sliders (mode "control", lab/live_control.py): a live section's slider is this element too, and owns its
+// value between two runs. The moment it takes a new position (a key, a drag, a click on the track) it asks the
+// section's route (lab/live.py) for the figures of the charts on or near the screen at that value and draws each
+// chart it answers (found by key) in place; when the student lets go, the new position goes to the server as the
+// trigger "value" once those figures are drawn (at most HOLD_MS), and the rerun brings the same figure JSON, which
+// draws nothing, then the numbers and tables. Once a move of one step has its answer, the next position the same way
+// is asked ahead, so the next step of a key press or a drag is drawn without waiting for the server. A chart with its
+// replay frames loaded is left to the rerun (the route sends no frames). An answer that is not the route's own (a
+// server without the routes, or one that serves them elsewhere) turns live moves off for the page, once and
+// silently, and each value then goes to the server at once. Nothing of Streamlit's or Plotly's is patched or held.
 //
 // Look. The figure's template is light; here it follows the page's theme (read from the app's colours, redrawn
 // when the student switches it): paper, text and legend take the theme's colours, while the plot area stays
@@ -51,6 +56,26 @@ const CSS = `
 .kl-chart .kl-bar .kl-status { margin-right: auto; font-variant-numeric: tabular-nums; }
 .kl-chart .kl-bar .kl-spacer { margin-right: auto; }
 .kl-chart .kl-plot.kl-deleting .nsewdrag { cursor: not-allowed !important; }
+.kl-control { font: 0.875rem "Source Sans Pro", sans-serif; color: inherit; padding-bottom: 0.25rem; }
+.kl-control .kl-head { display: flex; align-items: baseline; gap: 0.4rem; }
+.kl-control label { flex: 1 1 auto; overflow-wrap: anywhere; }
+.kl-control .kl-help { flex: none; display: inline-flex; align-items: center; justify-content: center; width: 1rem;
+  height: 1rem; border: 1px solid currentColor; border-radius: 50%; font-size: 0.7rem; opacity: 0.65; cursor: help; }
+.kl-control output { flex: none; font-weight: 600; font-variant-numeric: tabular-nums; color: var(--kl-accent); }
+.kl-control input[type="range"] { display: block; width: 100%; height: 1.25rem; margin: 0.2rem 0 0; cursor: pointer;
+  background: transparent; -webkit-appearance: none; appearance: none; }
+.kl-control input[type="range"]::-webkit-slider-runnable-track { height: 4px; border-radius: 2px;
+  background: rgba(128, 128, 140, 0.35); }
+.kl-control input[type="range"]::-webkit-slider-thumb { -webkit-appearance: none; appearance: none; width: 0.9rem;
+  height: 0.9rem; margin-top: calc(2px - 0.45rem); border: none; border-radius: 50%; background: var(--kl-accent); }
+.kl-control input[type="range"]::-moz-range-track { height: 4px; border-radius: 2px; background: rgba(128, 128, 140, 0.35); }
+.kl-control input[type="range"]::-moz-range-thumb { width: 0.9rem; height: 0.9rem; border: none; border-radius: 50%;
+  background: var(--kl-accent); }
+.kl-control input[type="range"]:disabled { cursor: not-allowed; opacity: 0.5; }
+.kl-control input[type="range"]:focus-visible { outline: 2px solid var(--kl-accent); outline-offset: 3px; }
+.kl-control .kl-ends { display: flex; justify-content: space-between; font-size: 0.75rem; opacity: 0.7;
+  font-variant-numeric: tabular-nums; }
+.kl-control .kl-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
 `;
 
 const CONFIG = {
@@ -79,48 +104,14 @@ let plotly = null;
 const charts = new Set();       // every mounted chart, redrawn when the page's theme changes
 const byKey = new Map();        // chart key (options.file) → chart: the charts a live route answers
 let liveOff = false;            // the server has no live routes
-
-// While a live move is asked and drawn, the page's messages to the server (the move's rerun) wait, at most
-// HOLD_MS: the rerun's messages would make the browser render every element of the page again while the figures
-// are on their way (docs/PERFORMANCE.md), and the rerun's Python would share the one server process with the route.
-// They go, in their order, once the figures are drawn.
+// an element's own message to the server (a slider's new value, a click's event) waits for the route's figures to be
+// drawn, at most this long: then it goes, and the rerun draws the move
 const HOLD_MS = 600;
-let holds = 0;
-const held = [];                // [socket, data] of each message sent while a move is held
-// a global patch of the browser's WebSocket, a debt: an element that owned its controls would need none;
-// tests/browser/test_browser.py::test_a_live_move_sends_its_rerun_once_its_figures_are_drawn fails if it stops holding
-const nativeSend = WebSocket.prototype.send;
-WebSocket.prototype.send = function send(data) {
-  if (holds > 0) {
-    held.push([this, data]);
-    return;
-  }
-  nativeSend.call(this, data);
-};
-
-// hold the page's messages until the function returned is called (or HOLD_MS have passed)
-function holdMessages() {
-  holds += 1;
-  let done = false;
-  const release = () => {
-    if (done) return;
-    done = true;
-    holds -= 1;
-    if (holds) return;
-    for (const [socket, data] of held.splice(0)) {
-      try {
-        nativeSend.call(socket, data);
-      } catch (error) {
-        console.error("Kernel Lab:", error);
-      }
-    }
-  };
-  setTimeout(release, HOLD_MS);
-  return release;
-}
+// a slider's value sent to the server shows until the server's message holds it, or for this long
+const SENT_MS = 3000;
 
 // The route's answers asked ahead: when a move of one step has its answer, the next position the same way is asked
-// at once, while the figures are drawn (the server has nothing else to do: the rerun is held). URL → promise of
+// at once, while the figures are drawn (the server has nothing else to do: the rerun waits). URL → promise of
 // {status, text} (status 0: the request failed, and the rerun draws that move); the last AHEAD_MAX kept.
 const AHEAD_MAX = 4;
 const ahead = new Map();
@@ -145,14 +136,9 @@ function askAhead(url) {
   if (ahead.size > AHEAD_MAX) ahead.delete(ahead.keys().next().value);
 }
 
-function turnLiveOff() {
-  liveOff = true;
-  for (const chart of charts) if (chart.liveWatch) chart.liveWatch.disconnect();
-}
-
 // draw each chart of a route's answer {status, text} in place (found by key); whether it was an answer to draw
 async function drawAnswer({status, text}) {
-  if (status === -1) turnLiveOff();
+  if (status === -1) liveOff = true;
   if (status !== 200) return false;  // 204: the page draws no such figures here; 400: a link it refuses; 0: failed
   const lines = text.split("\n");
   await Promise.all(JSON.parse(lines[0]).map((key, k) => {
@@ -162,19 +148,28 @@ async function drawAnswer({status, text}) {
   return true;
 }
 
-// after a move of one step from `before` to `position` (texts as the slider's range input's value attribute holds
-// them), the position one step further the same way; null after a longer jump (a click on the track: where the
-// student goes next is anyone's guess, and asking would only load the server) and at the end of the range
-function nextPosition(input, position, before) {
-  const step = Number(input.step) || 1;
-  const now = Number(position);
-  const was = Number(before);
-  if (!Number.isFinite(now) || !Number.isFinite(was) || Math.abs(Math.abs(now - was) - step) > step * 1e-6) {
-    return null;
-  }
-  const next = now + Math.sign(now - was) * step;
-  if (next < Number(input.min) || next > Number(input.max)) return null;
-  return String(Number(next.toFixed((String(input.step).split(".")[1] || "").length)));
+// after a move of one step from position `before` to `position`, the position one step further the same way; null
+// after a longer jump (a click on the track: where the student goes next is anyone's guess, and asking would only load
+// the server) and at the end of the range (`count` positions)
+function nextPosition(position, before, count) {
+  if (Math.abs(position - before) !== 1) return null;
+  const next = 2 * position - before;
+  return next >= 0 && next < count ? next : null;
+}
+
+// the URL of the route `route` (relative to the app's base URL, which plotly.js is served under: <base>app/static/)
+// for the page's link with `changes` (key → the link's text) made, asking only for the charts on or near the screen
+// (one farther away keeps its figure until the rerun brings it); the link's keys sorted: the same settings make the
+// same URL
+function routeUrl(route, plotlyUrl, changes) {
+  const params = new URLSearchParams(window.location.search);
+  for (const [key, text] of Object.entries(changes)) params.set(key, text);
+  params.set("_charts", [...byKey].filter(([, chart]) => chart.root.isConnected && chart.near)
+    .map(([key]) => key).join(","));
+  params.sort();
+  const url = new URL(route, new URL("../../", plotlyUrl));
+  url.search = params.toString();
+  return url.href;
 }
 
 // the page's theme from the app's own colours: {dark, bg, fg}
@@ -197,6 +192,7 @@ function watchTheme() {
     if (key === themeKey) return;
     themeKey = key;
     for (const chart of charts) if (chart.figure) chart.redraw();
+    for (const control of liveControls) control.accent();
   };
   const observer = new MutationObserver(() => { if (!pending) { pending = true; requestAnimationFrame(check); } });
   observer.observe(document.head, {childList: true});
@@ -266,11 +262,17 @@ function loadPlotly(url) {
       script.onerror = () => { plotly = null; reject(new Error(`could not load plotly.js from ${url}`)); };
       document.head.appendChild(script);
     });
-    const style = document.createElement("style");
-    style.textContent = CSS;
-    document.head.appendChild(style);
   }
   return plotly;
+}
+
+let cssAdded = false;
+function addStyle() {
+  if (cssAdded) return;
+  cssAdded = true;
+  const style = document.createElement("style");
+  style.textContent = CSS;
+  document.head.appendChild(style);
 }
 
 // label: the accessible name, which starts with the visible text (so speech control finds the button by it)
@@ -370,73 +372,6 @@ class Chart {
     }
   }
 
-  // options.live: watch the value of each of the section's sliders (Streamlit moves the thumb and sets its range
-  // input's value attribute before it sends the change); found again after each message, as Streamlit may have
-  // drawn a slider anew
-  watchControls() {
-    const live = this.options.live;
-    const inputs = live && !liveOff ? Object.keys(live.controls)
-      .map((key) => [key, document.querySelector(`.st-key-${window.CSS.escape(key)} input[type="range"]`)])
-      .filter(([, input]) => input) : [];
-    const same = this.liveInputs && inputs.length === this.liveInputs.length
-      && inputs.every(([, input], k) => this.liveInputs[k][1] === input);
-    if (same) return;
-    if (this.liveWatch) this.liveWatch.disconnect();
-    this.liveInputs = inputs;
-    this.liveWatch = null;
-    if (!inputs.length) return;
-    this.liveAsked = this.liveAsked || 0;
-    this.liveValues = Object.fromEntries(inputs.map(([key, input]) => [key, input.getAttribute("value")]));
-    this.liveWatch = new MutationObserver((records) => {
-      for (const [key, input] of inputs) {
-        const value = input.getAttribute("value");
-        const before = this.liveValues[key];
-        if (!records.some((r) => r.target === input) || value === before) continue;
-        this.liveValues[key] = value;
-        this.liveMove(key, value, nextPosition(input, value, before))
-          .catch((error) => console.error("Kernel Lab live move:", error));
-      }
-    });
-    for (const [, input] of inputs) this.liveWatch.observe(input, {attributes: true, attributeFilter: ["value"]});
-  }
-
-  // the route's URL for the page's link with `changes` (key → the link's text) made, asking only for the charts on
-  // or near the screen (one farther away keeps its figure until the rerun brings it); the link's keys sorted: the
-  // same settings make the same URL
-  routeUrl(changes) {
-    const params = new URLSearchParams(window.location.search);
-    for (const [key, text] of Object.entries(changes)) params.set(key, text);
-    params.set("_charts", [...byKey].filter(([, chart]) => chart.root.isConnected && chart.near)
-      .map(([key]) => key).join(","));
-    params.sort();
-    // the app's base URL: plotly.js is served at <base>app/static/<file>
-    const url = new URL(this.options.live.route, new URL("../../", this.plotlyUrl));
-    url.search = params.toString();
-    return url.href;
-  }
-
-  // the route's URL with the slider `control` at `position`
-  liveUrl(control, position) {
-    const values = this.options.live.controls[control];
-    return this.routeUrl({[control]: values ? values[Number(position)] : position});
-  }
-
-  async liveMove(control, position, next) {
-    const ticket = ++this.liveAsked;
-    const url = this.liveUrl(control, position);
-    const release = holdMessages();
-    try {
-      const asked = ahead.get(url);
-      ahead.delete(url);
-      const answer = await (asked || ask(url));
-      if (ticket !== this.liveAsked) return;  // a later move is on its way
-      if (answer.status === 200 && next !== null) askAhead(this.liveUrl(control, next));
-      await drawAnswer(answer);
-    } finally {
-      release();
-    }
-  }
-
   // The student's points as the link holds them (lab/points.py) once `event` is applied, from those the chart's last
   // message carried; null where the event names no point of theirs. A point is x1_x2_y, the coordinates rounded to
   // options.decimals places (no "-0"), a click adding options.classes[0] and a shift-click options.classes[1].
@@ -474,7 +409,8 @@ class Chart {
     };
     const timer = setTimeout(send, HOLD_MS);
     try {
-      if (!(await drawAnswer(await ask(this.routeUrl({pts}))))) this.figureText = null;
+      const url = routeUrl(this.options.live.route, this.plotlyUrl, {pts});
+      if (!(await drawAnswer(await ask(url)))) this.figureText = null;
     } finally {
       clearTimeout(timer);
       send();
@@ -521,9 +457,9 @@ class Chart {
     if (options.file) byKey.set(options.file, this);
     this.label();
     const figureText = text.slice(cut + 1);
+    addStyle();
     this.Plotly = await loadPlotly(plotlyUrl);
     this.watchNear();
-    this.watchControls();
     if (figureText !== this.figureText) {
       this.newFigure(figureText);
       await this.redraw();
@@ -870,7 +806,6 @@ class Chart {
   destroy() {
     charts.delete(this);
     if (byKey.get(this.options.file) === this) byKey.delete(this.options.file);
-    if (this.liveWatch) this.liveWatch.disconnect();
     this.observer.disconnect();
     if (this.nearby) this.nearby.disconnect();
     this.playing = false;
@@ -878,16 +813,178 @@ class Chart {
   }
 }
 
+// ------------------------------------------------------------------ live sliders
+
+let controls = 0;                // for each slider's element ids
+const liveControls = new Set();  // every mounted slider, restyled when the page's theme changes
+
+class Control {
+  constructor(parent) {
+    const id = `kl-control-${++controls}`;
+    this.root = document.createElement("div");
+    this.root.className = "kl-control";
+    const head = document.createElement("div");
+    head.className = "kl-head";
+    this.label = document.createElement("label");
+    this.label.htmlFor = id;
+    this.help = document.createElement("span");
+    this.help.className = "kl-help";
+    this.help.textContent = "?";
+    this.helpText = document.createElement("span");
+    this.helpText.className = "kl-hidden";
+    this.helpText.id = `${id}-help`;
+    this.output = document.createElement("output");
+    this.output.htmlFor = id;
+    head.append(this.label, this.help, this.helpText, this.output);
+    this.input = document.createElement("input");
+    this.input.type = "range";
+    this.input.id = id;
+    this.input.min = "0";
+    this.input.step = "1";
+    const ends = document.createElement("div");
+    ends.className = "kl-ends";
+    this.low = document.createElement("span");
+    this.high = document.createElement("span");
+    ends.append(this.low, this.high);
+    this.root.append(head, this.input, ends);
+    parent.appendChild(this.root);
+    this.options = null;
+    this.position = null;   // the position shown
+    this.server = null;     // the position the server's last message held
+    this.sent = null;       // a position sent, until the server's message holds it (or SENT_MS have passed)
+    this.asked = 0;         // moves asked of the route, to tell the latest
+    this.drawn = null;      // promise: the latest move's figures drawn
+    this.pressed = false;   // a pointer holds the thumb: the server's messages do not move it meanwhile
+    liveControls.add(this);
+    watchTheme();
+    this.input.addEventListener("input", () => this.moved());
+    this.input.addEventListener("change", () => this.commit());
+    this.input.addEventListener("pointerdown", () => { this.pressed = true; });
+    const up = () => { this.pressed = false; };
+    window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", up);
+    this.removeListeners = () => {
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", up);
+    };
+  }
+
+  count() {
+    return this.options.texts ? this.options.texts.length : this.options.count;
+  }
+
+  // the value at position k as it is shown, and as the link holds it
+  text(k) {
+    if (this.options.texts) return this.options.texts[k];
+    return String(Number((this.options.lo + k * this.options.step).toFixed(this.options.digits)));
+  }
+
+  link(k) {
+    return this.options.link ? this.options.link[k] : this.text(k);
+  }
+
+  update(data, plotlyUrl, setTriggerValue) {
+    addStyle();
+    this.send = setTriggerValue;
+    this.plotlyUrl = plotlyUrl;
+    const text = messageText(data);
+    const options = this.options = JSON.parse(text.slice(0, text.indexOf("\n")));
+    this.root.dataset.key = options.key;   // the control's schema key, as the page's link names it
+    this.accent();
+    this.label.textContent = options.label;
+    this.help.hidden = !options.help;
+    this.help.title = options.help || "";
+    this.helpText.textContent = options.help || "";
+    if (options.help) this.input.setAttribute("aria-describedby", this.helpText.id);
+    else this.input.removeAttribute("aria-describedby");
+    this.input.max = String(this.count() - 1);
+    this.input.disabled = Boolean(options.disabled);
+    this.low.textContent = this.text(0);
+    this.high.textContent = this.text(this.count() - 1);
+    this.server = options.value;
+    this.serverText = options.text;
+    // the server's value, unless the student holds the thumb or a value they sent is not yet the server's
+    if (this.pressed || (this.sent !== null && this.sent !== options.value)) return;
+    this.sent = null;
+    this.show(options.value, options.text);
+  }
+
+  // the theme's primary colour, as Streamlit's own controls have it
+  accent() {
+    this.root.style.setProperty("--kl-accent", this.options.accent[pageTheme().dark ? "dark" : "light"]);
+  }
+
+  show(k, text = this.text(k)) {
+    this.position = k;
+    this.input.value = String(k);
+    this.output.textContent = text;
+    this.input.setAttribute("aria-valuetext", text);
+  }
+
+  // a new position: shown, and its figures asked of the route and drawn
+  moved() {
+    const before = this.position;
+    const k = Number(this.input.value);
+    this.show(k);
+    if (liveOff || !this.options.route) return;
+    this.drawn = this.ask(k, before).catch((error) => console.error("Kernel Lab live move:", error));
+  }
+
+  async ask(k, before) {
+    const ticket = ++this.asked;
+    const url = this.url(k);
+    const asked = ahead.get(url);
+    ahead.delete(url);
+    const answer = await (asked || ask(url));
+    if (ticket !== this.asked) return;   // a later move is on its way
+    const next = before === null ? null : nextPosition(k, before, this.count());
+    if (answer.status === 200 && next !== null) askAhead(this.url(next));
+    await drawAnswer(answer);
+  }
+
+  url(k) {
+    return routeUrl(this.options.route, this.plotlyUrl, {[this.options.key]: this.link(k)});
+  }
+
+  // the student let go (or pressed a key): the position goes to the server once its figures are drawn, unless a later
+  // move has come meanwhile (that one goes instead)
+  async commit() {
+    const k = Number(this.input.value);
+    if (this.drawn && !liveOff) {
+      await Promise.race([this.drawn, new Promise((resolve) => setTimeout(resolve, HOLD_MS))]);
+    }
+    if (k !== Number(this.input.value) || k === this.server || !this.send) return;
+    this.sent = k;
+    this.send("value", k);
+    // a value the server does not take (or a message that never comes): after SENT_MS the server's shows again
+    setTimeout(() => {
+      if (this.sent !== k) return;
+      this.sent = null;
+      if (!this.pressed && this.server !== null) this.show(this.server, this.serverText);
+    }, SENT_MS);
+  }
+
+  destroy() {
+    liveControls.delete(this);
+    this.removeListeners();
+  }
+}
+
 export function mount(component, plotlyUrl) {
   const {data, parentElement, setTriggerValue} = component;
-  let chart = parentElement.__klChart;
-  if (!chart) chart = parentElement.__klChart = new Chart(parentElement);
-  chart.update(data, plotlyUrl, setTriggerValue).catch((error) => chart.fail(error));
+  let element = parentElement.__klChart;
+  if (!element) {
+    const text = messageText(data);
+    const control = JSON.parse(text.slice(0, text.indexOf("\n"))).mode === "control";
+    element = parentElement.__klChart = control ? new Control(parentElement) : new Chart(parentElement);
+  }
+  const updated = element.update(data, plotlyUrl, setTriggerValue);
+  if (updated) updated.catch((error) => element.fail(error));
   // Streamlit calls the last cleanup on unmount, but also calls a superseded one when a new message came
   // before it was returned: only a chart whose element has left the page is taken down
   return () => setTimeout(() => {
-    if (!parentElement.isConnected && parentElement.__klChart === chart) {
-      chart.destroy();
+    if (!parentElement.isConnected && parentElement.__klChart === element) {
+      element.destroy();
       delete parentElement.__klChart;
     }
   }, 0);

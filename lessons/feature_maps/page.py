@@ -81,7 +81,7 @@ def cost_section():
                       "explicit / kernel": f"{c.explicit_total[k] / c.kernel_total[k]:,.1f}×"})
     with right:
         setup, _, _ = page.run(COST)
-        page.chart(COST.figures(setup, None, None)["fm_cost"], key="fm_cost", section=COST)
+        page.chart(COST.figures(setup, None, None)["fm_cost"], key="fm_cost")
     page.reproduce("fm_cost_reproduce", "the costs", reproduce.costs, d, p)
 
 
@@ -100,7 +100,7 @@ def taylor_section():
     charts = TAYLOR.figures(setup, None, None)
     left, right = st.columns(2, gap="medium")
     with left:
-        page.chart(charts["fm_taylor"], key="fm_taylor", section=TAYLOR)
+        page.chart(charts["fm_taylor"], key="fm_taylor")
     with right:
         page.chart(charts["fm_taylor_error"], key="fm_taylor_error")
     page.metrics({f"max error over x ∈ [{TAYLOR_X[0]:g}, {TAYLOR_X[-1]:g}] with m = {m}": f"{t.error:.3e}"})

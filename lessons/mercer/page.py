@@ -30,7 +30,7 @@ def gram_tab(Xs, ys, n_all):
     charts = GRAM.figures(kernel, train, None)
     left, right = st.columns(2, gap="medium")
     with left:
-        page.chart(charts["mc_gram"], key="mc_gram", section=GRAM)
+        page.chart(charts["mc_gram"], key="mc_gram")
     with right:
         page.chart(charts["mc_spectrum"], key="mc_spectrum")
     if "mc_certificate" in charts:

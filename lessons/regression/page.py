@@ -42,7 +42,7 @@ def ridge_section(x, y, spec, lam, left, right):
         st.markdown("Each thin line is one term $\\beta_j K(x_j, x)$, a bump centred on a training point; "
                     "the thick line, their sum, is the fitted curve.")
         page.chart(HOUSE.figures(*page.run(HOUSE)[:2], {"rg_bumps"})["rg_bumps"], key="rg_bumps",
-                   name="Kernel ridge: the bumps βⱼK(xⱼ, x) and their sum", section=HOUSE)
+                   name="Kernel ridge: the bumps βⱼK(xⱼ, x) and their sum")
         page.metrics({"training RMSE": f"{r.rmse:.4g}", "largest |βⱼ|": f"{np.max(np.abs(r.beta)):.4g}",
                       "Σⱼ βⱼ": f"{np.sum(r.beta):.4g}"})
     page.code("rg_ridge_numbers",

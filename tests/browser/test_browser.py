@@ -39,9 +39,13 @@ def wait_idle(page):
     )
 
 
+# a slider: Streamlit's, or a live section's (lab/live_control.py, drawn by the chart element)
+SLIDERS = ':is([data-testid="stSlider"], .kl-control)'
+
+
 def redraws_after_a_slider_key(page):
     """Move the page's sliders one at a time with the arrow keys until a figure redraws."""
-    sliders = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]')
+    sliders = page.locator(f'[data-testid="stMain"] {SLIDERS} input[type="range"]')
     for i in range(min(sliders.count(), 4)):
         for key in ("ArrowRight", "ArrowLeft"):
             before = page.evaluate(FIGURES_JS)
@@ -144,8 +148,7 @@ def slider_step(page, label, key="ArrowRight"):
     """Move the main-area slider labelled `label` one step with the keyboard; wait until every figure that
     changed is redrawn and the run is over."""
     before = page.evaluate(FIGURES_JS)
-    slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"]', has_text=label) \
-        .locator('input[type="range"]').first
+    slider = page.locator(f'[data-testid="stMain"] {SLIDERS}', has_text=label).locator('input[type="range"]').first
     slider.focus()
     slider.press(key)
     page.wait_for_function(f"(before) => ({FIGURES_JS})() !== before", arg=before, timeout=30_000)
@@ -423,7 +426,7 @@ def test_a_click_on_a_validation_heatmap_cell_moves_c_and_gamma_and_the_link(bro
     wait_idle(page)
     # both sliders show the cell's values, and the heatmap rings the new cell
     for label, value in (("C (box", C_VALUES[column]), ("γ (kernel", GAMMA_VALUES[row])):
-        slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"]', has_text=label).first
+        slider = page.locator(f'[data-testid="stMain"] {SLIDERS}', has_text=label).first
         assert f"{value:.3g}" in slider.inner_text()
     page.wait_for_function(f"""() => {{
         const gd = ({PLOT_JS})("pd_cv_heatmap"), t = gd.data.find(d => d.name === "current (C, γ)");
@@ -491,12 +494,13 @@ def test_a_jump_of_the_slider_asks_nothing_ahead(browser, app_url):
     asked = []
     page.on("request", lambda request: asked.append(request.url) if "/live/primal-dual" in request.url else None)
     before = page.evaluate(FIGURES_JS)
-    box = page.locator('.st-key-pd_C [data-orientation="horizontal"][style*="relative"]').bounding_box()  # the track
+    track = page.locator(".kl-control", has_text="C (box").locator('input[type="range"]')
+    box = track.bounding_box()
     page.mouse.click(box["x"] + 0.8 * box["width"], box["y"] + box["height"] / 2)
     page.wait_for_function(f"(before) => ({FIGURES_JS})() !== before", arg=before, timeout=30_000)
     wait_idle(page)
     page.wait_for_timeout(800)
-    value = page.locator('.st-key-pd_C input[type="range"]').get_attribute("value")
+    value = track.evaluate("(input) => input.value")
     assert int(value) > 10, value      # a jump from position 8 of 0..20
     assert len(asked) == 1, asked
     page.close()
@@ -513,11 +517,12 @@ SENDS_JS = """(() => {
 
 
 def test_a_live_move_sends_its_rerun_once_its_figures_are_drawn(browser, app_url):
-    """The rerun's message waits while the route's figures are asked and drawn (the browser would render the whole
-    page for the rerun meanwhile): the first message after the key comes after both charts' draws. This pins the
-    chart element's global patch of WebSocket.prototype.send (lab/live_chart_web/live_chart.js): a Streamlit that
-    sends its messages another way fails here."""
+    """The slider is the chart element's own (lab/live_control.py): its value goes to the server only once the
+    route's figures are drawn (the browser would render the whole page for the rerun meanwhile), so the first message
+    after the key comes after both charts' draws; and nothing of the browser's or Streamlit's is patched for it."""
     page = open_lesson(browser, f"{app_url}/primal-dual", prepare=lambda page: page.add_init_script(SENDS_JS))
+    # the element patched no socket: the send this test wraps (SENDS_JS) is the one the page uses
+    assert page.evaluate("() => WebSocket.prototype.send.toString().includes('kl.sends.push')")
     pressed = page.evaluate("() => performance.now()")
     slider_step(page, "slack penalty")
     sends = [t for t in page.evaluate("() => window.__kl.sends") if t > pressed]

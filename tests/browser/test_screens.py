@@ -161,9 +161,11 @@ def test_a_tap_on_a_phone_adds_a_point_where_it_lands(browser, app_url):
 
 
 def control_keys(page):
-    """The keys of the controls drawn on the page (Streamlit marks a keyed element with st-key-<key>)."""
+    """The keys of the controls drawn on the page (Streamlit marks a keyed element with st-key-<key>; a live slider
+    of lab/live_control.py names its key in data-key)."""
     return page.evaluate("""() => [...document.querySelectorAll('[class*="st-key-"]')]
-        .flatMap(el => [...el.classList].filter(c => c.startsWith('st-key-')).map(c => c.slice(7)))""")
+        .flatMap(el => [...el.classList].filter(c => c.startsWith('st-key-')).map(c => c.slice(7)))
+        .concat([...document.querySelectorAll('.kl-control[data-key]')].map(el => el.dataset.key))""")
 
 
 def test_a_shared_link_with_hidden_controls_reopens_the_view_and_its_qr_code_reads_as_the_link(browser, app_url):

@@ -17,7 +17,7 @@ def lesson():
     gamma = widgets.log_slider("γ (a control of the schema)", "fx_gamma")
     st.metric("2γ", f"{doubled(gamma):g}")
     setup, data, _ = page.run(LINE)
-    page.chart(LINE.figures(setup, data, None)["fx_line"], key="fx_line", section=LINE)
+    page.chart(LINE.figures(setup, data, None)["fx_line"], key="fx_line")
     page.reproduce("fx_reproduce", "the doubling", reproduce.doubled, gamma)
 
 

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from datasets.upload import MAX_ABS_COORD, read_points_csv
 from lab import points, share
 from lab.state import FIELDS, MAX_USER_POINTS, decode
-from pageutil import ROOT
+from pageutil import ROOT, move
 
 coordinate = st.floats(-MAX_ABS_COORD, MAX_ABS_COORD, allow_nan=False)
 # the third class (2, lesson 3's one-vs-rest) travels too
@@ -44,7 +44,7 @@ def test_the_scene_is_the_views_link_it_holds_the_settings_and_points_and_reopen
     """The scene a student takes home is the link Share shows (lab/share.py): the page and its query."""
     at = app_at("lessons/primal_dual/page.py", {"pts": "0.50_0.25_1~-1.50_1.75_-1"})
     at.sidebar.get_by_key("dataset").set_value("moons").run()
-    at.get_by_key("pd_C").set_value(10.0).run()
+    move(at, "pd_C", 10.0)
     at.get_by_key("pd_space").set_value("kernel").run()
     link = share.share_link("http://localhost:8501", "primal-dual", {k: at.query_params[k] for k in at.query_params})
     query = dict(parse_qsl(urlsplit(link).query))

@@ -16,7 +16,7 @@ import pytest
 from lab import live, points
 from lab.live import MAX_QUERY
 from lessons import registry
-from pageutil import figure, open_page, run_async
+from pageutil import figure, live_controls, move, open_page, run_async
 
 SECTION = {section.name: section for section in registry.sections()}
 
@@ -99,7 +99,7 @@ def test_a_move_of_c_is_answered_with_the_figures_the_rerun_then_draws():
     at = open_page(PAGE, numbers=False)
     moved = {**link(at), "pd_C": "10"}
     answered = live.answer(SECTION["primal-dual"], moved)
-    at.get_by_key("pd_C").set_value(10.0).run()
+    move(at, "pd_C", 10.0)
     for key in CHARTS:
         assert answered[key] == figure(at, key)
 
@@ -143,14 +143,20 @@ def test_serve_py_answers_over_http_beside_the_pages(app_url):
     assert get(app_url, "/primal-dual")[0] == 200 and get(app_url, "/_stcore/health") == (200, "ok")
 
 
-def test_the_live_option_names_the_sliders_and_the_links_text_of_each_position():
+def test_each_live_slider_on_the_page_names_its_route_and_the_links_text_of_each_position():
     from lab.state import C_VALUES
 
-    options = live.options(SECTION["primal-dual"])
-    assert options["route"] == "live/primal-dual"
-    assert list(options["controls"]) == ["pd_C", "pd_gamma", "pd_degree", "pd_coef0"]
-    assert [float(v) for v in options["controls"]["pd_C"]] == [float(c) for c in C_VALUES]
-    assert options["controls"]["pd_degree"] is None    # a plain slider's position is its value
+    at = open_page(PAGE, widgets={"pd_space": "kernel", "pd_kernel": "poly"}, numbers=False)
+    controls = live_controls(at)
+    assert list(controls) == ["pd_C", "pd_gamma", "pd_degree", "pd_coef0"]
+    assert {options["route"] for options in controls.values()} == {"live/primal-dual"}
+    assert [float(v) for v in controls["pd_C"]["link"]] == [float(c) for c in C_VALUES]
+    assert controls["pd_C"]["texts"][controls["pd_C"]["value"]] == "1" == controls["pd_C"]["text"]
+    # a numeric slider's positions: lo, lo + step, ..., hi
+    assert {k: controls["pd_degree"][k] for k in ("lo", "step", "count", "digits")} == \
+        {"lo": 1, "step": 1, "count": 10, "digits": 0}
+    assert {k: controls["pd_coef0"][k] for k in ("lo", "step", "count", "digits")} == \
+        {"lo": -2.0, "step": 0.25, "count": 17, "digits": 2}
 
 
 def test_one_vs_rest_on_a_three_class_dataset():

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from lab.share import app_base, qr_png, share_link
 from lab.state import FIELDS, HIDE_MAX_LENGTH, hidden_keys
-from pageutil import ROOT, chart_elements, chart_options
+from pageutil import ROOT, chart_elements, chart_options, live_controls
 
 LINK = "http://lab.example:8501/primal-dual?pd_C=10&n=60&pts=0.5_-0.25_1~-1_0_-1&hide=pd_C,n"
 
@@ -62,7 +62,7 @@ def open_link(page, params):
 
 
 def keys_drawn(at):
-    return {w.key for kind in ("slider", "select_slider", "toggle") for w in at.get(kind)}
+    return {w.key for kind in ("slider", "select_slider", "toggle") for w in at.get(kind)} | set(live_controls(at))
 
 
 def test_a_hidden_control_is_not_drawn_and_keeps_its_value_from_the_link():
@@ -106,7 +106,7 @@ def test_a_name_in_hide_is_shown_literally_never_as_markdown():
 def test_show_every_control_brings_the_hidden_controls_back():
     at = open_link("lessons/primal_dual/page.py", {"pd_C": "10", "hide": "pd_C"})
     at.button(key="show_hidden").click().run()
-    assert "pd_C" in keys_drawn(at) and at.get_by_key("pd_C").value == 10.0
+    assert "pd_C" in keys_drawn(at) and at.session_state["pd_C"] == 10.0
     assert "hide" not in at.query_params
 
 

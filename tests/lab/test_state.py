@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from lab.section import LIVE
 from lab.state import FIELDS, decode, encode
+from pageutil import move
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [ROOT / "app.py", *sorted((ROOT / "lessons").rglob("*.py")), *sorted((ROOT / "lab").glob("*.py"))]
@@ -114,7 +116,8 @@ def open_link(page, params):
 
 
 def value(at, key):
-    return at.get_by_key(key).value
+    """The value control `key` shows: a live slider's (lab/live_control.py) is the session's."""
+    return at.session_state[key] if key in LIVE else at.get_by_key(key).value
 
 
 def test_a_link_reopens_its_view_and_moves_write_values():
@@ -126,7 +129,7 @@ def test_a_link_reopens_its_view_and_moves_write_values():
     assert at.query_params["pd_kernel"] == "laplacian"
     at.get_by_key("pd_kernel").set_value("rbf").run()      # the default: the link drops it
     assert "pd_kernel" not in at.query_params
-    at.get_by_key("pd_C").set_value(1.0).run()
+    move(at, "pd_C", 1.0)
     assert "pd_C" not in at.query_params
 
 

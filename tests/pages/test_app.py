@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import SelectSlider
 
-from pageutil import figures, lesson_pages, open_page
+from pageutil import figures, lesson_pages, live_controls, live_values, move, open_page
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = lesson_pages()
@@ -44,7 +44,25 @@ def extremes(widget):
 
 
 def sliders(at):
-    return [w for w in (*at.main.slider, *at.main.select_slider) if w.key is not None and not w.disabled]
+    """The keys of the page's enabled sliders: Streamlit's and the live sections' (lab/live_control.py)."""
+    plain = [w.key for w in (*at.main.slider, *at.main.select_slider) if w.key is not None and not w.disabled]
+    return plain + [key for key, options in live_controls(at).items() if not options["disabled"]]
+
+
+def slider_extremes(at, key):
+    """The lowest and the highest value of slider `key`."""
+    options = live_controls(at).get(key)
+    if options is not None:
+        values = live_values(key, options)
+        return values[0], values[-1]
+    return extremes(at.get_by_key(key))
+
+
+def set_slider(at, key, value):
+    """Slider `key` set to `value`, then the run it starts."""
+    if key in live_controls(at):
+        return move(at, key, value)
+    return at.get_by_key(key).set_value(value).run()
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -58,15 +76,14 @@ def test_page_renders_a_figure_without_exception(page):
 @pytest.mark.parametrize("page", PAGES)
 def test_each_slider_at_its_extremes_redraws_without_exception(page):
     at = open_page(page)
-    keys = [w.key for w in sliders(at)]
+    keys = sliders(at)
     assert keys, "the page has no slider"
     for key in keys:
         at = open_page(page)
-        low, high = extremes(at.get_by_key(key))
+        low, high = slider_extremes(at, key)
         seen = []
         for value in (low, high):
-            widget = at.get_by_key(key)
-            widget.set_value(value).run()
+            set_slider(at, key, value)
             assert not at.exception, f"{key}={value}: {at.exception}"
             seen.append((figures(at), drawn(at)))
         (fig_low, all_low), (fig_high, all_high) = seen

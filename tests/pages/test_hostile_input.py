@@ -26,7 +26,7 @@ from kernel_core.logistic import KernelLogisticRegression
 from kernel_core.svm import DualSVM, PrimalSVM
 from figures.boundary import GRID_POINTS
 from lab.state import MAX_USER_POINTS, N_MAX
-from pageutil import figures, lesson_pages
+from pageutil import figures, lesson_pages, live_controls
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = lesson_pages()
@@ -460,6 +460,8 @@ def link(at):
                 params[w.key] = str(value).lower()
             else:
                 params[w.key] = str(value)
+    for key, options in live_controls(at).items():   # a live slider writes the link's text of its position
+        params[key] = options["link"][options["value"]] if "link" in options else str(at.session_state[key])
     return params
 
 
@@ -478,8 +480,8 @@ def test_a_shared_link_reproduces_the_view_exactly():
     teacher.switch_page(page)
     teacher.run()
     teacher.button_group(key="pd_space").set_value("kernel").run()
-    teacher.select_slider(key="pd_C").set_value(100.0)
-    teacher.select_slider(key="pd_gamma").set_value(5.62)
+    teacher.session_state["pd_C"] = 100.0
+    teacher.session_state["pd_gamma"] = 5.62
     teacher.run()
     assert not teacher.exception
     url = link(teacher)
@@ -563,7 +565,7 @@ def test_a_perceptron_that_runs_out_of_epochs_says_so_on_the_page():
     at = app()
     at.switch_page("lessons/pegasos/page.py")
     at.run()
-    at.slider(key="pg_epochs").set_value(1)
+    at.session_state["pg_epochs"] = 1
     at.run()
     assert not at.exception
     assert any("Did not converge in 1 epoch:" in w.value for w in at.warning)
@@ -580,8 +582,9 @@ def test_solvers_stopped_at_their_iteration_limit_say_so_instead_of_hanging():
     at.run()
     at.button_group(key="pd_space").set_value("kernel").run()
     at.selectbox(key="pd_kernel").set_value("poly").run()
-    for key, value in {"pd_C": 1000.0, "pd_gamma": 100.0, "pd_degree": 10, "pd_sklearn": True}.items():
-        at.get_by_key(key).set_value(value)
+    for key, value in {"pd_C": 1000.0, "pd_gamma": 100.0, "pd_degree": 10}.items():
+        at.session_state[key] = value       # live sliders (lab/live_control.py): their value is the session's
+    at.get_by_key("pd_sklearn").set_value(True)
     start = time.perf_counter()
     at.run()
     assert time.perf_counter() - start < 30

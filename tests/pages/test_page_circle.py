@@ -12,7 +12,8 @@ from figures.lift import lift_box, lift_figure, plane_polygon
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.svm import PrimalSVM
 from lessons.circle.compute import fit_lift
-from pageutil import decode, figures, metrics, open_page, page_data
+from lab.state import C_VALUES
+from pageutil import decode, figures, metrics, move, open_page, page_data
 
 PAGE = "lessons/circle/page.py"
 FIT_INTERCEPT = {"circle": False, "paraboloid": True}
@@ -49,7 +50,7 @@ def test_default_page_draws_the_lift_and_the_plane_without_error(default_page):
 def test_printed_numbers_are_the_primal_svm_on_the_lifted_data(default_page):
     at = default_page
     X, y = lesson_data(at)
-    C = float(at.get_by_key("cl_C").value)
+    C = float(at.session_state["cl_C"])
     phi, model = core_fit(X, y, "circle", C)
     f = model.decision_function(phi)
     shown = metrics(at)
@@ -86,7 +87,7 @@ def test_paraboloid_lift_fits_an_intercept_and_maps_back_to_a_circle(default_pag
     at.get_by_key("cl_lift").set_value("paraboloid").run()
     assert not at.exception and not at.error
     X, y = lesson_data(at)
-    _, model = core_fit(X, y, "paraboloid", float(at.get_by_key("cl_C").value))
+    _, model = core_fit(X, y, "paraboloid", float(at.session_state["cl_C"]))
     assert model.intercept_ != 0.0
     numbers = " ".join(m.value for m in at.markdown)
     assert f"b = {model.intercept_:.6f}" in numbers
@@ -99,8 +100,7 @@ def test_paraboloid_lift_fits_an_intercept_and_maps_back_to_a_circle(default_pag
 def test_C_slider_at_each_extreme_redraws_the_max_margin_plane(end):
     at = open_page(PAGE)
     before = figures(at)
-    slider = at.get_by_key("cl_C")
-    slider.set_value(float(slider.options[end])).run()
+    move(at, "cl_C", C_VALUES[end])
     assert not at.exception and not at.error
     assert figures(at)[0] != before[0]
 

@@ -17,7 +17,7 @@ from kernel_core.perceptron import KernelPerceptron
 from kernel_core.svm import DualSVM
 from lessons.pegasos.compute import REPLAY_FRAMES, fit_pegasos
 from pageutil import (assert_extremes_change_the_page, chart, decode, default_data, farthest, figure, figures,
-                      frame_data, metrics, open_page, replays, table)
+                      frame_data, metrics, move, open_page, replays, table)
 
 PAGE = "lessons/pegasos/page.py"
 # the page's defaults: the sidebar's circles (n=100, noise 0.1, seed 0), RBF γ=1, λ=0.01, T=2000, sampler seed 0
@@ -77,7 +77,7 @@ def test_last_iterate_toggle_draws_alpha_T_not_alpha_hat(model):
 
 def test_replay_at_t_1_draws_f_identically_zero_because_beta_1_is_0():
     at = open_page(PAGE)
-    at.slider(key="pg_replay").set_value(1).run()
+    move(at, "pg_replay", 1)
     assert not at.exception
     assert any("at t = 1 of 2000" in md.value for md in at.markdown)
     assert np.all(decode(chart(at, "pg_boundary")["data"][0]["z"]) == 0)

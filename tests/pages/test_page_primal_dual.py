@@ -14,8 +14,9 @@ from kernel_core import dual
 from kernel_core.feature_maps import FEATURE_MAPS
 from kernel_core.grid import make_grid
 from kernel_core.svm import DualSVM, PrimalSVM
-from pageutil import (chart, chart_elements, chart_options, decode, farthest, figures, frame_data, metrics, open_page,
-                      page_data, replays, table, until_drawn)
+from lab.state import C_VALUES, GAMMA_VALUES
+from pageutil import (chart, chart_elements, chart_options, decode, farthest, figures, frame_data, metrics, move,
+                      open_page, page_data, replays, table, until_drawn)
 
 PAGE = "lessons/primal_dual/page.py"
 DUAL_TOL = 1e-9   # the page's SMO tolerance
@@ -46,7 +47,7 @@ def test_default_page_draws_the_boundary_and_the_alphas_without_error(default_pa
 def test_primal_and_dual_numbers_on_the_page_are_the_cores(default_page):
     at = default_page
     X, y = page_data(at)
-    C = float(at.get_by_key("pd_C").value)
+    C = float(at.session_state["pd_C"])
     fmap = at.get_by_key("pd_phi").value
     phi = FEATURE_MAPS[fmap].phi(X)
     primal = PrimalSVM(C=C).fit(phi, y)
@@ -109,11 +110,10 @@ def test_hard_margin_on_non_separable_data_shows_an_error_not_a_traceback():
 def test_C_slider_at_each_extreme_redraws(default_page, end):
     at = default_page
     before = figures(at)
-    slider = at.get_by_key("pd_C")
-    slider.set_value(float(slider.options[end])).run()
+    move(at, "pd_C", C_VALUES[end])
     assert not at.exception and not at.error
     assert figures(at)[0] != before[0] and figures(at)[1] != before[1]
-    slider.set_value(1.0).run()
+    move(at, "pd_C", 1.0)
 
 
 def test_any_kernel_solves_only_the_dual_and_matches_the_core():
@@ -122,22 +122,20 @@ def test_any_kernel_solves_only_the_dual_and_matches_the_core():
     assert not at.exception and not at.error
     assert at.info, "the page should say why the primal is missing"
     X, y = page_data(at)
-    gamma = float(at.get_by_key("pd_gamma").value)
+    gamma = float(at.session_state["pd_gamma"])
     dual = DualSVM("rbf", C=1.0, gamma=gamma, tol=DUAL_TOL).fit(X, y)
     rows = comparison(at)
     assert rows["objective"] == ("—", f"{dual.dual_objective_:.8f}")
     # ‖w‖² = αᵀGα = 2(Σα − dual objective)
     assert rows["‖w‖"][1] == f"{np.sqrt(2 * (dual.alpha_.sum() - dual.dual_objective_)):.6f}"
     before = figures(at)
-    for key in ("pd_gamma",):
-        slider = at.get_by_key(key)
-        for end in (0, -1):
-            slider.set_value(float(slider.options[end])).run()
-            assert not at.exception and not at.error
-            assert figures(at) != before
+    for end in (0, -1):
+        move(at, "pd_gamma", GAMMA_VALUES[end])
+        assert not at.exception and not at.error
+        assert figures(at) != before
     at.get_by_key("pd_kernel").set_value("poly").run()
     for value in (1, 10):
-        at.get_by_key("pd_degree").set_value(value).run()
+        move(at, "pd_degree", value)
         assert not at.exception and not at.error
 
 
@@ -316,7 +314,7 @@ def test_validation_heatmap_is_the_cores_grid_and_a_cell_click_sets_both_sliders
         at.session_state[key] = state[key]
     at.run()
     assert not at.exception and not at.error
-    assert at.get_by_key("pd_C").value == C_VALUES[column] and at.get_by_key("pd_gamma").value == GAMMA_VALUES[row]
+    assert at.session_state["pd_C"] == C_VALUES[column] and at.session_state["pd_gamma"] == GAMMA_VALUES[row]
     link = {k: at.query_params[k] for k in ("pd_C", "pd_gamma", "pd_cv")}
     assert link == {"pd_C": f"{C_VALUES[column]:g}", "pd_gamma": f"{GAMMA_VALUES[row]:g}", "pd_cv": "true"}
     marked = chart(at, "pd_cv_heatmap")["data"][1]
@@ -329,8 +327,8 @@ def test_moving_c_or_gamma_reuses_the_validation_grid():
     at = cv_page()
     before = len(cpd._cv_grid.memory)
     keys = list(cpd._cv_grid.memory)
-    at.get_by_key("pd_C").set_value(10.0).run()
-    at.get_by_key("pd_gamma").set_value(3.16).run()
+    move(at, "pd_C", 10.0)
+    move(at, "pd_gamma", 3.16)
     assert not at.exception
     assert list(cpd._cv_grid.memory) == keys and len(cpd._cv_grid.memory) == before
 
@@ -381,7 +379,7 @@ def test_three_classes_in_kernel_mode_are_one_vs_rest_as_sklearn_predicts():
     X, y = page_data(at)
     own_X = np.array([[0.4, -0.3], [-1.2, 1.1], [1.0, 1.5]])
     X, y = np.vstack([X, own_X]), np.concatenate([y, [2.0, 1.0, -1.0]])
-    C, gamma = at.get_by_key("pd_C").value, at.get_by_key("pd_gamma").value
+    C, gamma = at.session_state["pd_C"], at.session_state["pd_gamma"]
     svc = OneVsRestClassifier(SVC(kernel="rbf", C=C, gamma=gamma, tol=1e-9)).fit(X, y)
     grid = grid_of(X, n=80)
     r = one_vs_rest(X, y, None, KernelSpec("rbf", gamma), C, True)

@@ -1,7 +1,7 @@
 """No combination of control values raises on any page: hypothesis draws a value for every control a page
-shows (sliders anywhere in their range, every option of a select slider, selectbox or segmented control,
-both states of a toggle, formulas from a hostile list), plus a few of the student's own points piled on
-top of each other; and every control at its minimum, or at its maximum, all together.
+shows (sliders anywhere in their range, a live section's slider at any of its positions, every option of a select
+slider, selectbox or segmented control, both states of a toggle, formulas from a hostile list), plus a few of the
+student's own points piled on top of each other; and every control at its minimum, or at its maximum, all together.
 
 The controls are discovered from the page itself, round by round, since some appear only after another
 is set (the polynomial degree after the kernel). Each option's value is its field's choice in the URL schema.
@@ -18,7 +18,7 @@ from hypothesis import strategies as hs
 from streamlit.testing.v1 import AppTest
 
 from lab.state import FIELDS
-from pageutil import figures, lesson_pages
+from pageutil import figures, lesson_pages, live_controls, live_values
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = lesson_pages()
@@ -56,9 +56,25 @@ def slider_values(widget):
     return float(widget.min), float(widget.max), float(widget.step)
 
 
+class LiveSlider:
+    """A live section's slider (lab/live_control.py) as a control here: its values are its positions', and it is set
+    through the session's state, as its trigger sets it (AppTest cannot send a component's trigger)."""
+
+    type = "live_slider"
+
+    def __init__(self, at, key, options):
+        self.at, self.key, self.values = at, key, live_values(key, options)
+        self.disabled = options["disabled"]
+
+    def set_value(self, value):
+        self.at.session_state[self.key] = value
+
+
 def strategy(widget):
     """Values a student could give this control."""
     kind = widget.type
+    if kind == "live_slider":
+        return hs.sampled_from(widget.values)
     if kind == "slider":
         low, high, step = slider_values(widget)
         steps = round((high - low) / step)
@@ -80,6 +96,8 @@ def extreme(widget, which, hard):
     kernels polynomial (the slowest: SMO runs to max_iter), toggles off or on; hard-margin toggles on only
     if hard. None leaves the control as it is (text)."""
     kind = widget.type
+    if kind == "live_slider":
+        return widget.values[-1 if which else 0]
     if kind == "slider":
         return slider_values(widget)[which]
     if kind in ("select_slider", "selectbox", "button_group"):
@@ -95,7 +113,9 @@ def extreme(widget, which, hard):
 
 def controls(where):
     """Keyed, enabled controls in `where` (the app, or its sidebar) now, by key."""
-    return {w.key: w for kind in KINDS for w in where.get(kind)
+    live = [LiveSlider(where, key, options) for key, options in live_controls(where).items()] \
+        if isinstance(where, AppTest) else []
+    return {w.key: w for w in [*(w for kind in KINDS for w in where.get(kind)), *live]
             if w.key is not None and w.key not in SKIP and not getattr(w, "disabled", False)}
 
 
