@@ -18,7 +18,8 @@
 // public way: the axes' p2c/c2p and offsets (gd._fullLayout), the drawn points (gd.calcdata, gd._fullData) and the
 // plot area's drag layer (.nsewdrag) are plotly.js's own, read here only; tests/browser/test_browser.py's
 // test_a_click_adds_a_point_where_it_lands_and_shift_click_adds_the_other_class and
-// test_an_own_point_is_dragged_to_where_it_is_dropped_and_removed_by_a_double_click fail on a plotly.js that moves them.
+// test_an_own_point_is_dragged_to_where_it_is_dropped_and_removed_by_a_double_click fail on a plotly.js that moves
+// them.
 // Cell plots (mode "cells": a heatmap whose cells are choices) send a click on the plot area as
 //   {op: "cell", x, y}  (data coordinates; the server rounds them to a cell)
 // A figure with frames gets Play / Step / Reset buttons that replay the frames here (Plotly.react of the
@@ -68,7 +69,8 @@ const CSS = `
   background: rgba(128, 128, 140, 0.35); }
 .kl-control input[type="range"]::-webkit-slider-thumb { -webkit-appearance: none; appearance: none; width: 0.9rem;
   height: 0.9rem; margin-top: calc(2px - 0.45rem); border: none; border-radius: 50%; background: var(--kl-accent); }
-.kl-control input[type="range"]::-moz-range-track { height: 4px; border-radius: 2px; background: rgba(128, 128, 140, 0.35); }
+.kl-control input[type="range"]::-moz-range-track { height: 4px; border-radius: 2px;
+  background: rgba(128, 128, 140, 0.35); }
 .kl-control input[type="range"]::-moz-range-thumb { width: 0.9rem; height: 0.9rem; border: none; border-radius: 50%;
   background: var(--kl-accent); }
 .kl-control input[type="range"]:disabled { cursor: not-allowed; opacity: 0.5; }
@@ -377,7 +379,10 @@ class Chart {
   // options.decimals places (no "-0"), a click adding options.classes[0] and a shift-click options.classes[1].
   pointsAfter(event) {
     const parts = (this.options.pts || "").split("~").filter(Boolean);
-    const fixed = (v) => { const text = v.toFixed(this.options.decimals); return Number(text) === 0 ? text.replace("-", "") : text; };
+    const fixed = (v) => {
+      const text = v.toFixed(this.options.decimals);
+      return Number(text) === 0 ? text.replace("-", "") : text;   // no "-0.00"
+    };
     const point = (x, y, label) => `${fixed(x)}_${fixed(y)}_${label}`;
     if (event.op === "add") {
       parts.push(point(event.x, event.y, this.options.classes[event.shift ? 1 : 0]));

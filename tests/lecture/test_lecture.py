@@ -21,6 +21,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests" / "deploy"))   # whichever folder pytest collects first
 from bench_lecture import AFFINITY_COOKIE, SIDEBAR, Balancer, Session  # noqa: E402
 from test_deploy import assert_lecture_balancer_rules  # noqa: E402
 
