@@ -34,8 +34,8 @@ class Section:
     data(setup, values): what it computes from, a ValueError (the core's message) where that is refused;
     status(setup, data): None where its figures are drawn, else why not (a solver that stopped short, another
     branch of the page); figures(setup, data, charts): chart key → figure, only `charts` where it is a set (the charts
-    on the student's screen) and all where it is None; live: its sliders whose moves the route answers (drawn by
-    lab/live_control.py wherever a page draws them with lab/widgets.py's slider or log_slider)."""
+    on the student's screen) and all where it is None; live: its sliders and toggles whose moves the route answers
+    (drawn by lab/live_control.py wherever a page draws them with lab/widgets.py's slider, log_slider or toggle)."""
 
     name: str
     keys: tuple

@@ -104,11 +104,12 @@ def _control(make, label, key, default="value", **kwargs):
     return value
 
 
-def _live(label, key, fmt=str, step=None, **kwargs):
-    """The slider of a live section (lab/section.py LIVE): lab/live_control.py's, which the section's route answers."""
+def _live(label, key, **kwargs):
+    """The slider or toggle of a live section (lab/section.py LIVE): lab/live_control.py's, which the section's route
+    answers."""
     route = live.route(LIVE[key])
-    return _control(lambda label, key, value, **kw: live_control.slider(label, key, route=route, **kw), label, key,
-                    fmt=fmt, step=step, **kwargs)
+    return _control(lambda label, key, value, **kw: live_control.control(label, key, route=route, **kw), label, key,
+                    **kwargs)
 
 
 def slider(label, key, *, step=None, **kwargs):
@@ -141,6 +142,8 @@ def segmented(label, key, format_func=str, **kwargs):
 
 
 def toggle(label, key, **kwargs):
+    if key in LIVE:
+        return _live(label, key, **kwargs)
     return _control(st.toggle, label, key, **kwargs)
 
 

@@ -27,8 +27,8 @@
 // makes on demand (options.replay) gets the buttons too: the first Play or Step sends {op: "frames"}, and the
 // figure that comes back with its frames is played.
 //
-// Live sliders (mode "control", lab/live_control.py): a live section's slider is this element too, and owns its
-// value between two runs. The moment it takes a new position (a key, a drag, a click on the track) it asks the
+// Live sliders and toggles (mode "control", lab/live_control.py): a live section's slider or toggle is this element
+// too, and owns its value between two runs. The moment it takes a new position (a key, a drag, a click on the track) it asks the
 // section's route (lab/live.py) for the figures of the charts on or near the screen at that value and draws each
 // chart it answers (found by key) in place; when the student lets go, the new position goes to the server as the
 // trigger "value" once those figures are drawn (at most HOLD_MS), and the rerun brings the same figure JSON, which
@@ -78,6 +78,16 @@ const CSS = `
 .kl-control .kl-ends { display: flex; justify-content: space-between; font-size: 0.75rem; opacity: 0.7;
   font-variant-numeric: tabular-nums; }
 .kl-control .kl-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+.kl-control.kl-toggle { padding: 0.35rem 0; }
+.kl-control.kl-toggle .kl-head { align-items: center; gap: 0.5rem; }
+.kl-control.kl-toggle label { flex: 0 1 auto; cursor: pointer; }
+.kl-control input[type="checkbox"] { flex: none; width: 2rem; height: 1.1rem; margin: 0; border-radius: 0.55rem;
+  cursor: pointer; -webkit-appearance: none; appearance: none;
+  background: radial-gradient(circle at 0.55rem 50%, #fff 0.38rem, transparent 0.42rem) rgba(128, 128, 140, 0.45); }
+.kl-control input[type="checkbox"]:checked {
+  background: radial-gradient(circle at 1.45rem 50%, #fff 0.38rem, transparent 0.42rem) var(--kl-accent); }
+.kl-control input[type="checkbox"]:disabled { cursor: not-allowed; opacity: 0.5; }
+.kl-control input[type="checkbox"]:focus-visible { outline: 2px solid var(--kl-accent); outline-offset: 2px; }
 `;
 
 const CONFIG = {
@@ -824,10 +834,12 @@ let controls = 0;                // for each slider's element ids
 const liveControls = new Set();  // every mounted slider, restyled when the page's theme changes
 
 class Control {
-  constructor(parent) {
+  // kind: "slider" (a range input) or "toggle" (a switch: a checkbox, off and on its positions 0 and 1)
+  constructor(parent, kind) {
     const id = `kl-control-${++controls}`;
+    this.toggle = kind === "toggle";
     this.root = document.createElement("div");
-    this.root.className = "kl-control";
+    this.root.className = this.toggle ? "kl-control kl-toggle" : "kl-control";
     const head = document.createElement("div");
     head.className = "kl-head";
     this.label = document.createElement("label");
@@ -840,18 +852,25 @@ class Control {
     this.helpText.id = `${id}-help`;
     this.output = document.createElement("output");
     this.output.htmlFor = id;
-    head.append(this.label, this.help, this.helpText, this.output);
     this.input = document.createElement("input");
-    this.input.type = "range";
     this.input.id = id;
-    this.input.min = "0";
-    this.input.step = "1";
     const ends = document.createElement("div");
     ends.className = "kl-ends";
     this.low = document.createElement("span");
     this.high = document.createElement("span");
     ends.append(this.low, this.high);
-    this.root.append(head, this.input, ends);
+    if (this.toggle) {
+      this.input.type = "checkbox";
+      this.input.setAttribute("role", "switch");
+      head.append(this.input, this.label, this.help, this.helpText);
+      this.root.append(head);
+    } else {
+      this.input.type = "range";
+      this.input.min = "0";
+      this.input.step = "1";
+      head.append(this.label, this.help, this.helpText, this.output);
+      this.root.append(head, this.input, ends);
+    }
     parent.appendChild(this.root);
     this.options = null;
     this.position = null;   // the position shown
@@ -862,8 +881,15 @@ class Control {
     this.pressed = false;   // a pointer holds the thumb: the server's messages do not move it meanwhile
     liveControls.add(this);
     watchTheme();
-    this.input.addEventListener("input", () => this.moved());
-    this.input.addEventListener("change", () => this.commit());
+    if (this.toggle) {
+      this.input.addEventListener("change", () => {
+        this.moved();
+        this.commit();
+      });
+    } else {
+      this.input.addEventListener("input", () => this.moved());
+      this.input.addEventListener("change", () => this.commit());
+    }
     this.input.addEventListener("pointerdown", () => { this.pressed = true; });
     const up = () => { this.pressed = false; };
     window.addEventListener("pointerup", up);
@@ -919,17 +945,23 @@ class Control {
     this.root.style.setProperty("--kl-accent", this.options.accent[pageTheme().dark ? "dark" : "light"]);
   }
 
+  // the position the input shows
+  current() {
+    return this.toggle ? Number(this.input.checked) : Number(this.input.value);
+  }
+
   show(k, text = this.text(k)) {
     this.position = k;
-    this.input.value = String(k);
+    if (this.toggle) this.input.checked = k === 1;
+    else this.input.value = String(k);
     this.output.textContent = text;
-    this.input.setAttribute("aria-valuetext", text);
+    if (!this.toggle) this.input.setAttribute("aria-valuetext", text);
   }
 
   // a new position: shown, and its figures asked of the route and drawn
   moved() {
     const before = this.position;
-    const k = Number(this.input.value);
+    const k = this.current();
     this.show(k);
     if (liveOff || !this.options.route) return;
     this.drawn = this.ask(k, before).catch((error) => console.error("Kernel Lab live move:", error));
@@ -954,11 +986,11 @@ class Control {
   // the student let go (or pressed a key): the position goes to the server once its figures are drawn, unless a later
   // move has come meanwhile (that one goes instead)
   async commit() {
-    const k = Number(this.input.value);
+    const k = this.current();
     if (this.drawn && !liveOff) {
       await Promise.race([this.drawn, new Promise((resolve) => setTimeout(resolve, HOLD_MS))]);
     }
-    if (k !== Number(this.input.value) || k === this.server || !this.send) return;
+    if (k !== this.current() || k === this.server || !this.send) return;
     this.sent = k;
     this.send("value", k);
     // a value the server does not take (or a message that never comes): after SENT_MS the server's shows again
@@ -980,8 +1012,9 @@ export function mount(component, plotlyUrl) {
   let element = parentElement.__klChart;
   if (!element) {
     const text = messageText(data);
-    const control = JSON.parse(text.slice(0, text.indexOf("\n"))).mode === "control";
-    element = parentElement.__klChart = control ? new Control(parentElement) : new Chart(parentElement);
+    const options = JSON.parse(text.slice(0, text.indexOf("\n")));
+    element = parentElement.__klChart = options.mode === "control" ? new Control(parentElement, options.kind)
+      : new Chart(parentElement);
   }
   const updated = element.update(data, plotlyUrl, setTriggerValue);
   if (updated) updated.catch((error) => element.fail(error));

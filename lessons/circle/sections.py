@@ -29,5 +29,5 @@ def training_data(s, values):
 
 
 LIFT = Section("circle", SIDEBAR_KEYS + ("cl_data", "cl_lift", "cl_hard", "cl_C"), setup=setup, data=training_data,
-               figures=lambda s, d, charts: figures(d[0], d[1], s.lift, s.C, d[2]), live=("cl_C",))
+               figures=lambda s, d, charts: figures(d[0], d[1], s.lift, s.C, d[2]), live=("cl_hard", "cl_C"))
 SECTIONS = (LIFT,)

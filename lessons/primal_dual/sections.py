@@ -11,7 +11,7 @@ from lessons.primal_dual.compute import Setup, figures, solve
 from lessons.primal_dual.one_vs_rest import ovr_figures
 
 CONTROLS = ("pd_space", "pd_phi", "pd_offset", "pd_hard", "pd_C", "pd_kernel", "pd_gamma", "pd_degree", "pd_coef0")
-LIVE = ("pd_C", "pd_gamma", "pd_degree", "pd_coef0")
+LIVE = ("pd_offset", "pd_hard", "pd_C", "pd_gamma", "pd_degree", "pd_coef0")
 
 
 def setup(values):

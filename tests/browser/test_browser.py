@@ -581,6 +581,30 @@ def test_a_click_a_drag_and_a_delete_are_drawn_from_the_route_before_their_event
     page.close()
 
 
+def test_the_hard_margin_toggle_is_drawn_from_the_route_before_its_value_goes(browser, app_url):
+    """Lesson 3's hard-margin switch is a live toggle (lab/live_control.py): switched on, the route is asked with
+    pd_hard=true, both charts are drawn from it once, and the value goes to the server after the draws."""
+    page = open_lesson(browser, f"{app_url}/primal-dual?dataset=linear",
+                       prepare=lambda page: page.add_init_script(SENDS_JS))
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "/live/primal-dual" in request.url else None)
+    charts = ["pd_boundary", "pd_alpha"]
+    before = draws(page, charts)
+    pressed = page.evaluate("() => performance.now()")
+    switch = page.get_by_role("switch", name="hard margin")
+    switch.click()
+    page.wait_for_function("() => location.search.includes('pd_hard=true')", timeout=30_000)
+    wait_idle(page)
+    page.wait_for_timeout(800)
+    assert len(asked) == 1 and "pd_hard=true" in asked[0], asked
+    assert draws(page, charts) == [n + 1 for n in before]
+    sends = [t for t in page.evaluate("() => window.__kl.sends") if t > pressed]
+    drawn = [t for t in page.evaluate("() => window.__kl.draws") if t > pressed]
+    assert len(drawn) == 2 and sends and sends[0] >= max(drawn), (drawn, sends)
+    assert switch.is_checked()
+    page.close()
+
+
 def test_a_route_that_does_not_answer_holds_the_rerun_only_briefly(browser, app_url):
     """A route that never answers: the rerun's message still goes (after at most the element's HOLD_MS), and the
     rerun draws the move."""

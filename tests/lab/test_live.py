@@ -143,12 +143,14 @@ def test_serve_py_answers_over_http_beside_the_pages(app_url):
     assert get(app_url, "/primal-dual")[0] == 200 and get(app_url, "/_stcore/health") == (200, "ok")
 
 
-def test_each_live_slider_on_the_page_names_its_route_and_the_links_text_of_each_position():
+def test_each_live_control_on_the_page_names_its_route_and_the_links_text_of_each_position():
     from lab.state import C_VALUES
 
     at = open_page(PAGE, widgets={"pd_space": "kernel", "pd_kernel": "poly"}, numbers=False)
     controls = live_controls(at)
-    assert list(controls) == ["pd_C", "pd_gamma", "pd_degree", "pd_coef0"]
+    assert list(controls) == ["pd_offset", "pd_hard", "pd_C", "pd_gamma", "pd_degree", "pd_coef0"]
+    assert [controls[key]["kind"] for key in ("pd_offset", "pd_C")] == ["toggle", "slider"]
+    assert controls["pd_hard"]["link"] == ["false", "true"] and controls["pd_offset"]["value"] == 1   # on
     assert {options["route"] for options in controls.values()} == {"live/primal-dual"}
     assert [float(v) for v in controls["pd_C"]["link"]] == [float(c) for c in C_VALUES]
     assert controls["pd_C"]["texts"][controls["pd_C"]["value"]] == "1" == controls["pd_C"]["text"]

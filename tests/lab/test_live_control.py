@@ -42,6 +42,12 @@ def test_a_numeric_slider_offers_lo_lo_plus_step_up_to_hi(field, step, values):
             for k in range(options["count"])] == [encode(field, v).removesuffix(".0") for v in values]
 
 
+def test_a_toggle_offers_off_then_on_and_links_them_as_the_link_writes_a_flag():
+    positions = Positions(FIELDS["pd_hard"], 1)
+    assert positions.count == 2 and [positions.value(0), positions.value(1)] == [False, True]
+    assert positions.at(True) == 1 and positions.options(str)["link"] == ["false", "true"]
+
+
 def test_a_value_a_link_set_off_the_grid_is_placed_at_the_nearest_position():
     positions = Positions(FIELDS["pg_T"], 100)
     assert positions.at(150) in (0, 1) and positions.at(20_000) == positions.count - 1

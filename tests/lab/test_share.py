@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from lab.share import app_base, qr_png, share_link
 from lab.state import FIELDS, HIDE_MAX_LENGTH, hidden_keys
-from pageutil import ROOT, chart_elements, chart_options, live_controls
+from pageutil import ROOT, chart_elements, chart_options, live_controls, move
 
 LINK = "http://lab.example:8501/primal-dual?pd_C=10&n=60&pts=0.5_-0.25_1~-1_0_-1&hide=pd_C,n"
 
@@ -75,7 +75,7 @@ def test_a_hidden_control_is_not_drawn_and_keeps_its_value_from_the_link():
     assert [e.proto.bytes for e in chart_elements(hidden)] == [e.proto.bytes for e in chart_elements(shown)]
     assert hidden.query_params["pd_C"] == "10" and hidden.query_params["hide"] == "pd_C,n"
     # a move of another control reruns with the hidden values still in force and in the link
-    hidden.get_by_key("pd_offset").set_value(False).run()
+    move(hidden, "pd_offset", False)
     assert not hidden.exception
     assert hidden.query_params["pd_C"] == "10" and hidden.query_params["n"] == "60"
     assert not {"pd_C", "n"} & keys_drawn(hidden)

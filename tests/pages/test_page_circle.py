@@ -65,7 +65,7 @@ def test_printed_numbers_are_the_primal_svm_on_the_lifted_data(default_page):
 
 def test_notes_circle_rule_data_is_separated_by_both_planes_with_hard_margin():
     at = open_page(PAGE, sidebar={"dataset": "circle_rule"})
-    at.get_by_key("cl_hard").set_value(True).run()
+    move(at, "cl_hard", True)
     assert not at.exception and not at.error
     shown = metrics(at)
     n = at.session_state["n"]
@@ -107,7 +107,7 @@ def test_C_slider_at_each_extreme_redraws_the_max_margin_plane(end):
 
 def test_hard_margin_on_data_no_plane_separates_shows_an_error_not_a_traceback():
     at = open_page(PAGE, sidebar={"dataset": "xor"}, widgets={"cl_data": "sidebar"})
-    at.get_by_key("cl_hard").set_value(True).run()
+    move(at, "cl_hard", True)
     assert not at.exception
     assert at.error and "finite C" in at.error[0].value
 

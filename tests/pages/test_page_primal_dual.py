@@ -92,7 +92,7 @@ def test_a_negative_duality_gap_is_never_shown(dataset, setting):
 def test_lfd_dataset_from_the_sidebar_with_hard_margin_gives_the_same_answer():
     at = open_page(PAGE, sidebar={"dataset": "lfd_toy"})
     at.get_by_key("pd_space").set_value("linear")
-    at.get_by_key("pd_hard").set_value(True).run()
+    move(at, "pd_hard", True)
     assert not at.exception and not at.error
     assert comparison(at)["w"][1] == "(1.000000, -1.000000)"
     assert metrics(at)["margin 1/‖w‖"] == "0.7071"
@@ -101,7 +101,7 @@ def test_lfd_dataset_from_the_sidebar_with_hard_margin_gives_the_same_answer():
 def test_hard_margin_on_non_separable_data_shows_an_error_not_a_traceback():
     at = open_page(PAGE)
     at.get_by_key("pd_space").set_value("linear")
-    at.get_by_key("pd_hard").set_value(True).run()
+    move(at, "pd_hard", True)
     assert not at.exception
     assert at.error and "finite C" in at.error[0].value
 
@@ -141,7 +141,7 @@ def test_any_kernel_solves_only_the_dual_and_matches_the_core():
 
 def test_without_offset_b_is_zero_both_ways():
     at = open_page(PAGE)
-    at.get_by_key("pd_offset").set_value(False).run()
+    move(at, "pd_offset", False)
     assert not at.exception and not at.error
     X, y = page_data(at)
     phi = FEATURE_MAPS[at.get_by_key("pd_phi").value].phi(X)
