@@ -300,6 +300,10 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept):
         # objective rises along rest (zero curvature, slope ‖rest‖²) until the box stops it
         ray = np.linalg.norm(rest, axis=1) > 1e-8 * (1.0 + np.linalg.norm(r, axis=1))
         d = np.where(ray[:, None], rest, x)[:, :s] * valid
+        if fit_intercept:
+            # keep y_Fᵀ d = 0 exact: on an ill-conditioned face (Gram entries of 1e7) the solve, or a ray's residual,
+            # leaves y_Fᵀ d at 1e-9 |d|, and a long ray step would carry Σ alpha_i y_i far from 0
+            d -= yF * ((yF * d).sum(axis=1) / np.maximum(count, 1))[:, None]
         b = np.where(ray, 0.0, x[:, s])
         a_F = alpha[p, F]
         # how far alpha_F + theta d may go before some alpha_j leaves [0, C]

@@ -138,6 +138,19 @@ def test_dual_reaches_the_page_tolerance_on_hard_settings(name, n, C, kernel, pa
     assert exact_gap(model, X, y, kernel, C, offset, **params) <= 2 * PAGE_TOL
 
 
+@pytest.mark.parametrize("gamma, C", [(31.6, 100.0), (100.0, 1000.0)])
+def test_the_polish_of_an_ill_conditioned_rank_deficient_dual_keeps_sum_alpha_y_zero_and_converges(gamma, C):
+    # (γ x·z + 1)³ in 2-D has rank 10 and Gram entries of 1e7: the face systems are singular (ray steps) and their
+    # solves round y_Fᵀ d. A polish that let Σ αᵢyᵢ drift was either kept (α infeasible: Σ αᵢyᵢ reached -11) or
+    # refused every round (SMO alone then ran to max_iter)
+    X, y = make_dataset("moons", 90, noise=0.25, random_state=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = DualSVM("poly", C=C, gamma=gamma, degree=3, coef0=1.0, tol=1e-6, max_iter=20_000).fit(X, y)
+    assert model.converged_ and model.n_iter_ <= 5_000
+    assert abs(model.alpha_ @ y) <= 1e-12 * (1.0 + model.alpha_.sum())
+
+
 def test_a_dual_too_ill_conditioned_for_float64_says_so_naming_the_cause():
     # K reaches 1e11: LIBSVM's gap grows instead of closing here (measured: 1.8e4 after 1e5 steps, 2e6 after 1e7)
     X, y = make_dataset("moons", 500, noise=0.3, random_state=0)
