@@ -91,12 +91,11 @@ def fit_dual(K, y, C, *, fit_intercept=True, tol=CV_TOL, max_iter=CV_MAX_ITER, a
             if scaled.objective > run.objective:
                 run = scaled
         if polish:
-            polished, _, feasible = dual.polish(rows, diag[None], y[None], C, run.alpha[None], run.v[None],
-                                                fit_intercept)
-            candidate = _run(rows, y, polished[0])
+            polished, _, feasible = dual.polish(rows, diag, y, C, run.alpha, run.v, fit_intercept)
+            candidate = _run(rows, y, polished)
             # kept only where it stayed feasible: from a start that is no SMO iterate (a scaled one, all support
             # vectors bounded), ray steps on a nearly singular face can break Σ αᵢyᵢ = 0
-            if feasible[0] and candidate.objective >= run.objective:
+            if feasible and candidate.objective >= run.objective:
                 run = candidate
     with np.errstate(over="ignore", invalid="ignore"):
         gap = dual.solve(rows, diag, y, C, tol, max_iter, fit_intercept, _NoTrace(), run)
