@@ -82,7 +82,10 @@ class KernelRows:
         return np.array([self.row(i) for i in idx.ravel()]).reshape(*idx.shape, self.X.shape[0])
 
     def row(self, i):
-        """K[i, :]: what a step of kernel_core.smo reads."""
+        """K[i, :]: what a step of kernel_core.smo reads (all of K once it is in memory: checked first, as a step
+        reads a row or two)."""
+        if self.whole is not None:
+            return self.whole[i]
         if self.X.shape[0] <= WHOLE_GRAM_N:
             return self.block(i)
         row = self.rows.get(i)
@@ -212,8 +215,8 @@ def start(rows, y, C, fit_intercept, alpha0):
 def snapshots(run, intercept, m=SNAPSHOTS):
     """At most m of run.records, evenly spaced among them (so about log-spaced in t), the first and the
     returned iterate (run.alpha, run.v) included, as history_ keys: "snapshot_t", "alpha" (S, n), "b" (S,)
-    from intercept(alpha, v), "working_set" (the pair (i, j) of an SMO step, (i,) of a coordinate step, ()
-    for the start and active-set steps) and "active_set" (True for an active-set step)."""
+    from intercept(alpha, v) of all S at once, "working_set" (the pair (i, j) of an SMO step, (i,) of a
+    coordinate step, () for the start and active-set steps) and "active_set" (True for an active-set step)."""
     records = list(run.records)
     t, alpha, _, pair, active = records[-1]
     if np.array_equal(alpha, run.alpha):
@@ -223,8 +226,9 @@ def snapshots(run, intercept, m=SNAPSHOTS):
         records.append((run.t, run.alpha.copy(), run.v, (), False))
     keep = np.unique(np.rint(np.linspace(0, len(records) - 1, min(m, len(records)))).astype(int))
     kept = [records[k] for k in keep]
-    return {"snapshot_t": np.array([r[0] for r in kept]), "alpha": np.array([r[1] for r in kept]),
-            "b": np.array([intercept(r[1], r[2]) for r in kept]), "working_set": [r[3] for r in kept],
+    alpha = np.array([r[1] for r in kept])
+    return {"snapshot_t": np.array([r[0] for r in kept]), "alpha": alpha,
+            "b": intercept(alpha, np.array([r[2] for r in kept])), "working_set": [r[3] for r in kept],
             "active_set": np.array([r[4] for r in kept])}
 
 

@@ -42,10 +42,10 @@ def kkt_gap(alpha, y, v, C, fit_intercept):
     return np.where(g < 0, -g * (alpha < C), g * (alpha > 0)).max(axis=-1)
 
 
-def _sets(where, pos, a, C):
+def _sets(pos, a, C):
     """The masks up and low at alpha = a: alpha_t may move so that y_t alpha_t grows (I_up), or shrinks (I_low)."""
-    return (where(where(pos, a < C, a > 0), 0.0, -np.inf),
-            where(where(pos, a > 0, a < C), 0.0, np.inf))
+    return (np.where(np.where(pos, a < C, a > 0), 0.0, -np.inf),
+            np.where(np.where(pos, a > 0, a < C), 0.0, np.inf))
 
 
 class _Problems:
@@ -53,7 +53,7 @@ class _Problems:
     K[F, :] of a face (q, s, n), or (k, n) for One."""
 
     def cache(self):
-        self.up, self.low = _sets(np.where, self.y > 0, self.alpha, self.C)   # a step updates them where it moves
+        self.up, self.low = _sets(self.y > 0, self.alpha, self.C)   # a step updates them where it moves
         self.curvature = np.where(self.diag > 0, self.diag, TAU)
         self.vu, self.vl = np.empty_like(self.v), np.empty_like(self.v)     # v + up and v + low, reused by each step
 
@@ -79,6 +79,14 @@ class One(_Problems):
     def first(a):
         """Index of the last maximum: LIBSVM's `>=` scans keep the last of equal candidates."""
         return a.size - 1 - int(a[::-1].argmax())
+
+    def move(self, t, new, pos):
+        """alpha_t = new, and t in or out of I_up and I_low as _sets puts it (here with Python's conditionals: a
+        call per comparison would cost more than the step's arithmetic)."""
+        C = self.C
+        self.alpha[t] = new
+        self.up[t] = 0.0 if (new < C if pos else new > 0) else -np.inf
+        self.low[t] = 0.0 if (new > 0 if pos else new < C) else np.inf
 
     @staticmethod
     def most(a):
@@ -171,6 +179,13 @@ class Batch(_Problems):
     def first(self, a):
         """Index of the last maximum of each row (as One.first), a column."""
         return a.shape[1] - 1 - a[:, ::-1].argmax(axis=1, keepdims=True)
+
+    def move(self, t, new, pos):
+        """alpha_t = new, and t in or out of I_up and I_low (_sets), for each problem."""
+        self.put(self.alpha, t, new)
+        up, low = _sets(pos, new, self.C)
+        self.put(self.up, t, up)
+        self.put(self.low, t, low)
 
     @staticmethod
     def most(a):
@@ -266,11 +281,8 @@ def pair_step(s, tol):
     # land exactly on a bound that stops the step, so that the status (0 < alpha < C) is exact
     new_i = where(delta == cap_i, where(pos_i, C, 0.0), a_i + y_i * delta)
     new_j = where(delta == cap_j, where(pos_j, 0.0, C), a_j - y_j * delta)
-    for t, new, pos in ((i, new_i, pos_i), (j, new_j, pos_j)):
-        s.put(s.alpha, t, new)
-        up, low = _sets(where, pos, new, C)
-        s.put(s.up, t, up)
-        s.put(s.low, t, low)
+    s.move(i, new_i, pos_i)
+    s.move(j, new_j, pos_j)
     step = Ki - s.row(j)
     step *= delta
     s.v -= step
@@ -286,15 +298,15 @@ def coordinate_step(s, tol):
     t = argmax of (projected size)² / K_tt, the gain of an unclipped step; step: coordinate_move.
     The gap is the largest projected size.
     """
-    g = -s.y * s.v
-    violation = np.where(g < 0, -g * (s.alpha < s.C), g * (s.alpha > 0))
+    u = s.y * s.v                                                    # -g
+    violation = np.maximum(u * (s.alpha < s.C), -u * (s.alpha > 0))   # one of the two is <= 0
     gap = s.top(violation)
     if not s.every(gap > tol):
         return gap, None, None, None
     score = violation * violation
     score /= s.curvature
     t = s.first(score)
-    return (gap, (t,)) + coordinate_move(s, t, s.at(g, t))
+    return (gap, (t,)) + coordinate_move(s, t, -s.at(u, t))
 
 
 def coordinate_move(s, t, g_t):
