@@ -7,8 +7,8 @@ Notation (n samples; P problems where a function takes a batch; as in kernel_cor
     gap     the KKT violation: m(alpha) - M(alpha) with the offset, else the largest projected gradient
 
 Why polishing. At C >= 100 on noisy data SMO needs 10^5 to 10^6 steps to bring the gap to 1e-9
-(LIBSVM too: 671 460 steps on spirals n = 500, C = 1000, noise 0.3), and a step costs ~13 µs in
-numpy against a small fraction of that in LIBSVM's C. The sets F and B settle long before the gap is small; with
+(LIBSVM too: 671 460 steps on spirals n = 500, C = 1000, noise 0.3), and a step costs far more in
+numpy than in LIBSVM's C. The sets F and B settle long before the gap is small; with
 them fixed the optimum of the dual solves one linear system (the KKT conditions on the face)
     G_FF alpha_F + nu y_F = 1 - G_FB C,   y_Fᵀ alpha_F = -C Σ_B y_i   (the last row only with the offset).
 So SMO runs in rounds (to a target gap, POLISH_FROM then ten times less each time, or for a step
@@ -44,7 +44,7 @@ POLISH_FROM = 1e-2        # SMO's first target gap when tol is smaller
 POLISH_STEP = 0.1         # each later target is this times the one before
 POLISH_MAX_FREE = 2_000   # a face with more free alphas is not solved directly (O(|F|³))
 POLISH_STEPS = 100        # most active-set steps of one polish before the iterate goes back to SMO,
-POLISH_WORK = 1e9         # or fewer: the steps' Σ |F|³ stays below this (about 0.3 s)
+POLISH_WORK = 1e9         # or fewer: the steps' Σ |F|³ stays below this
 FLOOR_ULPS = 64           # see rounding_floor
 LSTSQ_WORK = 10           # a least-squares solve (SVD) costs about this many LU solves
 DIVERGED = 100            # a gap this many times its best so far, with rounding above tol, ends the run
@@ -58,7 +58,7 @@ class KernelRows:
     """Rows K[i, :] computed on demand and kept (first in, first out) within CACHE_BYTES.
 
     A small problem computes all of K at the first row: one (n, n) call costs less than the ~n rows SMO asks
-    for one at a time (lesson 4's 100 points: 74 calls of (1, 100), 0.2 ms each, against one of 0.3 ms)."""
+    for one at a time."""
 
     def __init__(self, k, X):
         self.k, self.X = k, X

@@ -39,8 +39,8 @@ F32_MAX_REL_ERROR = 1e-5
 
 
 def _probe_steps(n):
-    """SMO steps a hard margin gets before its feasibility must be proven (separable data need O(n)); at n = 100
-    the proof (an eigendecomposition and an interior point, ~10 ms) costs about as much as 300 steps."""
+    """SMO steps a hard margin gets before its feasibility must be proven (separable data need O(n)); the proof
+    (an eigendecomposition and an interior point) costs about as much as a few hundred steps."""
     return 2 * n + 200
 
 
