@@ -255,10 +255,10 @@ def _solve(s, A, r):
     return x, s.where(exact, 1.0, 1.0 + LSTSQ_WORK) * float(m) ** 3
 
 
-def polish(rows, diag, y, C, alpha, v, fit_intercept):
+def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
     """Active-set steps from alpha with its exact gradient v, of one problem (n,) or of each of a batch (P, n) (at
-    most POLISH_STEPS, each problem within POLISH_WORK), each solving the KKT system of the face (F free, the rest
-    fixed at its bound) for its optimum:
+    most POLISH_STEPS, each problem within the work budget), each solving the KKT system of the face (F free, the
+    rest fixed at its bound) for its optimum:
     - if the optimum leaves the box, move as far as the first bound it crosses and fix that alpha there
       (likewise along a direction of constant curvature if the face has no optimum);
     - else move to it, and free the bounded alpha that violates its KKT condition most (if any).
@@ -280,7 +280,7 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept):
         if fit_intercept:
             free |= released
         count = s.count(free)
-        going = going & (count > 0) & (count <= POLISH_MAX_FREE) & (work[s.p] < POLISH_WORK)
+        going = going & (count > 0) & (count <= POLISH_MAX_FREE) & (work[s.p] < budget)
         kept = s.keep(going, free, count, released)
         if kept is None:
             break
