@@ -46,6 +46,8 @@ POLISH_MAX_FREE = 2_000   # a face with more free alphas is not solved directly 
 POLISH_STEPS = 100        # most active-set steps of one polish before the iterate goes back to SMO,
 POLISH_WORK = 1e9         # or fewer: the steps' Σ |F|³ stays below this
 FLOOR_ULPS = 64           # see rounding_floor
+BOUND_ULPS = 4            # a polished alpha this many ulps (of C, or of its value before) from a bound is on it
+EPS = np.finfo(np.float64).eps
 LSTSQ_WORK = 10           # a least-squares solve (SVD) costs about this many LU solves
 DIVERGED = 100            # a gap this many times its best so far, with rounding above tol, ends the run
 STEP_WORK = 128           # an SMO step costs about as much as STEP_WORK n flops of LU
@@ -318,7 +320,11 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
         theta = s.where(ray, theta, s.minimum(theta, 1.0))
         moving = (theta > 0.0) & (theta < np.inf)
         step = d * s.where(moving, theta, 0.0)                      # 0 on the padding, where d is
-        s.put(s.alpha, F, a_F + step)
+        a_F_new = a_F + step
+        # within rounding of a bound is on it, as an SMO step lands on one: an alpha at C or 0 but for its last bits
+        # would count as free, and b be read off it instead of LIBSVM's midpoint
+        at_C = C - a_F_new <= BOUND_ULPS * EPS * C if C < np.inf else False
+        s.put(s.alpha, F, np.where(at_C, C, np.where(a_F_new <= BOUND_ULPS * EPS * a_F, 0.0, a_F_new)))
         s.v -= _matvec(np.swapaxes(K_F, -1, -2), step * yF)         # K_Fᵀ (step y_F)
         blocked = moving & (ray | (theta < 1.0))
         optimum = moving ^ blocked
