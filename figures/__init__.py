@@ -1,14 +1,14 @@
 """Plotly figure builders: pure functions (arrays, options) -> go.Figure; numpy and plotly only.
 
 Builders write traces and layouts as plain dicts and make the figure with `figure`, which skips Plotly's
-property validation: validating cost 20–60 ms per figure, most of a slider move's server time on the
-Pegasos page (5 figures). The tests validate every figure the pages draw instead (tests/pages/test_figures_valid.py).
+property validation: validating was most of a slider move's server time on the Pegasos page (5 figures). The
+tests validate every figure the pages draw instead (tests/pages/test_figures_valid.py).
 
 Every figure names TEMPLATE in its layout (not via pio.templates.default: Streamlit sets its own default
 when it loads). Pages draw with theme=None, so the browser applies no theme of its own on every redraw
-(measured: the Streamlit theme added ~50 ms per redraw of a heatmap figure in headless Chromium), and
-the template travels in each figure's JSON: it is kept to the few layout keys the lab's look needs
-(Plotly's and Streamlit's default templates are ~8 KB per figure).
+(the Streamlit theme slowed each redraw of a heatmap figure), and the template travels in each figure's JSON:
+it is kept to the few layout keys the lab's look needs (Plotly's and Streamlit's default templates weigh many
+times more per figure). Measurements: docs/PERFORMANCE.md.
 """
 
 import base64
@@ -46,7 +46,7 @@ def figure(data, layout, frames=None):
 
     Its dict (what st.plotly_chart sends) is made once, here: to_dict returns it from then on, so a
     cached figure is not converted again on every draw. Frames (JSON-ready dicts) go into that dict
-    only, not into go.Frame objects: 40 of those cost ~35 ms even unvalidated; their numpy arrays become
+    only, not into go.Frame objects (costly to build even unvalidated); their numpy arrays become
     base64 typed arrays there, as the traces' do in to_dict (the JSON encoder would write lists of numbers).
 
     frames may also be a function that makes them: a replay of training on a decision plot (its f on the grid
@@ -76,7 +76,7 @@ def has_deferred_frames(fig):
 
 
 # plotly.js's names of the dtypes it decodes from base64 (plotly.py's _plotly_utils.utils.plotlyjsShortTypes), by
-# numpy's one-letter code (dtype.char: a C attribute; str(dtype) costs ~2 µs, a tenth of a small array's encoding)
+# numpy's one-letter code (dtype.char: a C attribute; str(dtype) costs a good part of a small array's encoding)
 _TYPED = {"b": "i1", "B": "u1", "h": "i2", "H": "u2", "i": "i4", "I": "u4", "f": "f4", "d": "f8"}
 _NARROW = [np.int8, np.int16, np.int32]
 _NOT_TYPED = {"geojson", "layer", "layers", "range"}  # keys plotly.js reads as plain lists
@@ -99,8 +99,8 @@ def _typed_array(a):
 
 def typed_arrays(spec):
     """A copy of a figure's dicts and lists with every numpy array written as a typed array: what plotly.py's
-    to_dict does, without its per-array checks for dataframe libraries (~0.2 ms an array, and a replayed
-    decision plot has ~200 arrays)."""
+    to_dict does, without its per-array checks for dataframe libraries (paid per array, and a replayed decision
+    plot has hundreds of arrays)."""
     if isinstance(spec, dict):
         return {k: v if k in _NOT_TYPED else typed_arrays(v) for k, v in spec.items()}
     if isinstance(spec, (list, tuple)):

@@ -5,9 +5,9 @@ boundary f = 0 (solid) and the margins f = ±1 (dashed) as lines traced on the s
 grid values the model produced (figures.contours.level_lines). Classes keep the same colours on every
 page; support vectors are ringed, free and bounded ones told apart.
 
-Drawing cost in the browser decided the shape (headless Chromium, Plotly.react of the Pegasos figure,
-medians): a labelled contour trace 75–80 ms, the same without labels 38 ms, a heatmap with the three
-lines as scatter traces 28–31 ms. Clicks are read from the plot area by the chart element
+Drawing cost in the browser decided the shape (Plotly.react in headless Chromium, docs/PERFORMANCE.md): a
+heatmap with the three lines as scatter traces draws faster than a contour trace, labelled or not. Clicks are
+read from the plot area by the chart element
 (lab/live_chart.py), not from an invisible layer of markers, so a point lands where it is clicked.
 
 The student's own points are drawn apart from the generated ones (a larger diamond with a black outline,

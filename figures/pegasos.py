@@ -14,7 +14,7 @@ from figures.boundary import boundary_frames, decision_figure, first_overlay
 
 # bytes of frame data the α animation may carry (two float32 traces per frame, base64 in JSON),
 # and at most this many frames: 25 steps play smoothly enough, and each frame is sent again with
-# every change of the run (40 frames made the figure 70 KB and its rerun the page's slowest)
+# every change of the run (more frames made this figure's rerun the page's slowest)
 FRAME_BUDGET = 90_000
 MAX_FRAMES = 25
 LAST_COLOR = SECONDARY

@@ -25,6 +25,8 @@ CV_MAX_ITER = 20_000      # SMO steps per fit; a fit that needs more is reported
 BATCH_TARGET = 1e-2       # the gap the batched steps run to before the batched polish (dual.POLISH_FROM)
 BATCH_STEPS = 100         # at most this many batched steps per fit,
 BATCH_MIN = 16            # and only while more problems than this are still going
+POLISH_ROUNDS = 2         # the batched polish of a problem costs at most this many rounds of SMO (a round and a
+                          # polish sized like one, as dual.solve alternates them)
 
 
 def in_memory(K):
@@ -91,12 +93,11 @@ def fit_dual(K, y, C, *, fit_intercept=True, tol=CV_TOL, max_iter=CV_MAX_ITER, a
             if scaled.objective > run.objective:
                 run = scaled
         if polish:
-            polished, _, feasible = dual.polish(rows, diag[None], y[None], C, run.alpha[None], run.v[None],
-                                                fit_intercept)
-            candidate = _run(rows, y, polished[0])
+            polished, _, feasible = dual.polish(rows, diag, y, C, run.alpha, run.v, fit_intercept)
+            candidate = _run(rows, y, polished)
             # kept only where it stayed feasible: from a start that is no SMO iterate (a scaled one, all support
             # vectors bounded), ray steps on a nearly singular face can break Σ αᵢyᵢ = 0
-            if feasible[0] and candidate.objective >= run.objective:
+            if feasible and candidate.objective >= run.objective:
                 run = candidate
     with np.errstate(over="ignore", invalid="ignore"):
         gap = dual.solve(rows, diag, y, C, tol, max_iter, fit_intercept, _NoTrace(), run)
@@ -130,8 +131,9 @@ def steps(K, y, C, alpha, v, tol, max_steps, fit_intercept, min_active=0):
 def fit_batch(K, y, C, alpha0, fit_intercept, tol, max_iter, polish):
     """Every problem at this C, to tol: from alpha0 (P, m) (each row feasible for C, or None for zero), or from the
     better in the dual objective of alpha0 and alpha0 · C / max alpha0 (as fit_dual starts); batched steps to
-    BATCH_TARGET, then one batched polish, kept where it improved the iterate (dual.improved); then fit_dual for
-    the problems whose KKT gap is still above tol (polish: its option).
+    BATCH_TARGET, then one batched polish (each problem's within POLISH_ROUNDS of SMO), kept where it improved
+    the iterate (dual.improved); then fit_dual for the problems whose KKT gap is still above tol (polish: its
+    option).
     Returns (alpha, b, converged, steps); a row's alpha is zero where it did not converge within max_iter."""
     alpha = np.zeros_like(y) if alpha0 is None else alpha0.copy()
     v = gradient(K, y, alpha)
@@ -149,8 +151,12 @@ def fit_batch(K, y, C, alpha0, fit_intercept, tol, max_iter, polish):
         rest = np.flatnonzero(gap > tol)
         if rest.size:
             K_r, y_r = K[rest], y[rest]
+            # each problem's polish costs at most what fit_dual's first round and polish would: a face it cannot
+            # finish within that (one of a rank-deficient K takes a least-squares solve per bound it meets) goes on
+            # in fit_dual, whose round of SMO shrinks it first
             polished, _, feasible = dual.polish(in_memory(K_r), np.einsum("pii->pi", K_r), y_r, C, alpha[rest],
-                                                v[rest], fit_intercept)
+                                                v[rest], fit_intercept, POLISH_ROUNDS * dual.ROUND_STEPS
+                                                * dual.STEP_WORK * y.shape[1])
             v_polished = gradient(K_r, y_r, polished)
             keep = feasible & dual.improved((dual.objective(alpha[rest], y_r, v[rest]), gap[rest]),
                                             (dual.objective(polished, y_r, v_polished),

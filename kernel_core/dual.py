@@ -7,8 +7,8 @@ Notation (n samples; P problems where a function takes a batch; as in kernel_cor
     gap     the KKT violation: m(alpha) - M(alpha) with the offset, else the largest projected gradient
 
 Why polishing. At C >= 100 on noisy data SMO needs 10^5 to 10^6 steps to bring the gap to 1e-9
-(LIBSVM too: 671 460 steps on spirals n = 500, C = 1000, noise 0.3), and a step costs ~13 µs in
-numpy against a small fraction of that in LIBSVM's C. The sets F and B settle long before the gap is small; with
+(LIBSVM too: 671 460 steps on spirals n = 500, C = 1000, noise 0.3), and a step costs far more in
+numpy than in LIBSVM's C. The sets F and B settle long before the gap is small; with
 them fixed the optimum of the dual solves one linear system (the KKT conditions on the face)
     G_FF alpha_F + nu y_F = 1 - G_FB C,   y_Fᵀ alpha_F = -C Σ_B y_i   (the last row only with the offset).
 So SMO runs in rounds (to a target gap, POLISH_FROM then ten times less each time, or for a step
@@ -16,8 +16,8 @@ budget), and after each round the gradient is recomputed from scratch and `polis
 steps from SMO's iterate: each solves the face's system, stops at the first bound it crosses, and
 frees the bounded alpha that violates its KKT condition most. Its result is kept if it raises the
 dual objective, or lowers the gap without lowering the objective (`improved`). Nothing but the dual is used.
-The polish works on a batch of problems, as the step rule does: DualSVM's fit is the batch of one, the
-validation grid (kernel_core.batch) polishes its many problems in one set of numpy calls.
+The polish is written over the step rule's states, as the rule is: DualSVM's fit polishes its one problem
+(smo.One), the validation grid (kernel_core.batch) its many problems in one set of numpy calls (smo.Batch).
 
 Where float64 cannot resolve tol (Gram entries of 1e10 and more: a high degree with a large γ), the
 run stops once its gap is within rounding of zero, or grows instead of closing (`solve`); the fit
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .kernels import checked_gram
-from .smo import Batch, One, coordinate_step, kkt_gap, pair_step
+from .smo import Batch, One, coordinate_move, coordinate_step, kkt_gap, pair_step
 from .validation import check_array
 
 CACHE_BYTES = 256 << 20   # memory for cached kernel rows
@@ -44,8 +44,10 @@ POLISH_FROM = 1e-2        # SMO's first target gap when tol is smaller
 POLISH_STEP = 0.1         # each later target is this times the one before
 POLISH_MAX_FREE = 2_000   # a face with more free alphas is not solved directly (O(|F|³))
 POLISH_STEPS = 100        # most active-set steps of one polish before the iterate goes back to SMO,
-POLISH_WORK = 1e9         # or fewer: the steps' Σ |F|³ stays below this (about 0.3 s)
+POLISH_WORK = 1e9         # or fewer: the steps' Σ |F|³ stays below this
 FLOOR_ULPS = 64           # see rounding_floor
+BOUND_ULPS = 4            # a polished alpha this many ulps (of C, or of its value before) from a bound is on it
+EPS = np.finfo(np.float64).eps
 LSTSQ_WORK = 10           # a least-squares solve (SVD) costs about this many LU solves
 DIVERGED = 100            # a gap this many times its best so far, with rounding above tol, ends the run
 STEP_WORK = 128           # an SMO step costs about as much as STEP_WORK n flops of LU
@@ -58,7 +60,7 @@ class KernelRows:
     """Rows K[i, :] computed on demand and kept (first in, first out) within CACHE_BYTES.
 
     A small problem computes all of K at the first row: one (n, n) call costs less than the ~n rows SMO asks
-    for one at a time (lesson 4's 100 points: 74 calls of (1, 100), 0.2 ms each, against one of 0.3 ms)."""
+    for one at a time."""
 
     def __init__(self, k, X):
         self.k, self.X = k, X
@@ -75,13 +77,17 @@ class KernelRows:
         return checked_gram(self.k, self.X[idx], self.X)
 
     def __call__(self, p, idx):
-        """The rows K[idx] of the one problem (p is [0]), shaped idx.shape + (n,): what polish reads."""
+        """The rows K[idx] of the one problem (p, its place among problems, is not read), shaped idx.shape + (n,):
+        what polish reads."""
         if self.X.shape[0] <= WHOLE_GRAM_N:
             return self.block(idx)
         return np.array([self.row(i) for i in idx.ravel()]).reshape(*idx.shape, self.X.shape[0])
 
     def row(self, i):
-        """K[i, :]: what a step of kernel_core.smo reads."""
+        """K[i, :]: what a step of kernel_core.smo reads (all of K once it is in memory: checked first, as a step
+        reads a row or two)."""
+        if self.whole is not None:
+            return self.whole[i]
         if self.X.shape[0] <= WHOLE_GRAM_N:
             return self.block(i)
         row = self.rows.get(i)
@@ -211,8 +217,8 @@ def start(rows, y, C, fit_intercept, alpha0):
 def snapshots(run, intercept, m=SNAPSHOTS):
     """At most m of run.records, evenly spaced among them (so about log-spaced in t), the first and the
     returned iterate (run.alpha, run.v) included, as history_ keys: "snapshot_t", "alpha" (S, n), "b" (S,)
-    from intercept(alpha, v), "working_set" (the pair (i, j) of an SMO step, (i,) of a coordinate step, ()
-    for the start and active-set steps) and "active_set" (True for an active-set step)."""
+    from intercept(alpha, v) of all S at once, "working_set" (the pair (i, j) of an SMO step, (i,) of a
+    coordinate step, () for the start and active-set steps) and "active_set" (True for an active-set step)."""
     records = list(run.records)
     t, alpha, _, pair, active = records[-1]
     if np.array_equal(alpha, run.alpha):
@@ -222,120 +228,130 @@ def snapshots(run, intercept, m=SNAPSHOTS):
         records.append((run.t, run.alpha.copy(), run.v, (), False))
     keep = np.unique(np.rint(np.linspace(0, len(records) - 1, min(m, len(records)))).astype(int))
     kept = [records[k] for k in keep]
-    return {"snapshot_t": np.array([r[0] for r in kept]), "alpha": np.array([r[1] for r in kept]),
-            "b": np.array([intercept(r[1], r[2]) for r in kept]), "working_set": [r[3] for r in kept],
+    alpha = np.array([r[1] for r in kept])
+    return {"snapshot_t": np.array([r[0] for r in kept]), "alpha": alpha,
+            "b": intercept(alpha, np.array([r[2] for r in kept])), "working_set": [r[3] for r in kept],
             "active_set": np.array([r[4] for r in kept])}
 
 
 def _matvec(A, x):
-    """A x for each problem of the batch: A (q, k, m), x (q, m) -> (q, k), by BLAS as A @ x is for one problem."""
-    return (A @ x[..., None])[..., 0]
+    """A x for one problem, A (m, k) and x (k,), or for each of a batch, A (q, m, k) and x (q, k): one problem's as a
+    matrix-vector product, cheaper than the product of matrices a batch's shape asks for."""
+    return A @ x if x.ndim == 1 else (A @ x[..., None])[..., 0]
 
 
-def _solve(A, r):
-    """(x, work): A x = r for each system of the batch by LU (work m³), or, for a system singular at working
-    precision (as G_FF is for a linear kernel with more free alphas than features), by least squares (the
-    smallest x; work LSTSQ_WORK m³)."""
-    work = np.full(len(A), float(A.shape[1]) ** 3)
+def _solve(s, A, r):
+    """(x, work): A x = r for the face system of each problem of s (One: A (m, m); Batch: a stack (q, m, m)) by LU
+    (work m³), or, for a system singular at working precision (as G_FF is for a linear kernel with more free alphas
+    than features), by least squares (the smallest x; work LSTSQ_WORK m³)."""
+    m = A.shape[-1]
     try:
-        x = np.linalg.solve(A, r[..., None])[..., 0]
+        x = np.linalg.solve(A, r) if r.ndim == 1 else np.linalg.solve(A, r[..., None])[..., 0]
     except np.linalg.LinAlgError:
         x = np.full_like(r, np.nan)
-    exact = np.isfinite(x).all(axis=1) & (np.abs(_matvec(A, x) - r).max(axis=1)
-                                          <= 1e-8 * (1.0 + np.abs(r).max(axis=1)))
-    for q in np.flatnonzero(~exact):
-        x[q] = np.linalg.lstsq(A[q], r[q], rcond=None)[0]
-        work[q] *= 1 + LSTSQ_WORK
-    return x, work
+    # a NaN or infinite x leaves a NaN or infinite residual, which fails the test
+    exact = s.top(np.abs(_matvec(A, x) - r)) <= 1e-8 * (1.0 + s.top(np.abs(r)))
+    if not s.every(exact):
+        inexact = np.logical_not(exact).reshape(x.shape[:-1])
+        x[inexact] = [np.linalg.lstsq(A_q, r_q, rcond=None)[0] for A_q, r_q in zip(A[inexact], r[inexact])]
+    return x, s.where(exact, 1.0, 1.0 + LSTSQ_WORK) * float(m) ** 3
 
 
-def polish(rows, diag, y, C, alpha, v, fit_intercept):
-    """Active-set steps from alpha (P, n) with its exact gradient v, on every problem at once (at most
-    POLISH_STEPS, each problem within POLISH_WORK), each solving the KKT system of the face (F free, the rest
-    fixed at its bound) for its optimum:
+def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
+    """Active-set steps from alpha with its exact gradient v, of one problem (n,) or of each of a batch (P, n) (at
+    most POLISH_STEPS, each problem within the work budget), each solving the KKT system of the face (F free, the
+    rest fixed at its bound) for its optimum:
     - if the optimum leaves the box, move as far as the first bound it crosses and fix that alpha there
       (likewise along a direction of constant curvature if the face has no optimum);
     - else move to it, and free the bounded alpha that violates its KKT condition most (if any).
-    The faces of a batch are padded to the largest with identity rows (without the offset, b's row too).
+    Written once over the operations of kernel_core.smo's states, as its step rule is: a single fit's problem is
+    an smo.One, a batch an smo.Batch (its faces padded to the largest with identity rows). rows reads K:
+    kernel_core.dual.KernelRows for one problem, rows(p, idx) = K[p, idx] for a batch.
     Returns the new alpha, always in the box, the work each problem spent (Σ |F|³), and whether its Σ alpha_i y_i
     stayed 0; with a PSD kernel the dual objective never falls on the way (it is concave along each step).
     A face with more than POLISH_MAX_FREE free alphas is left to SMO.
-    Fancy indexing and matmul, not take_along_axis and einsum: their overhead per call is what a batch of one pays.
     """
-    P = len(alpha)
     alpha, v = alpha.copy(), v.copy()
-    work = np.zeros(P)
-    released = np.full(P, -1)
-    going = np.ones(P, dtype=bool)
+    s = One(alpha, v, y, C, diag, rows) if alpha.ndim == 1 else Batch(alpha, v, y, C, diag, rows,
+                                                                       np.arange(len(alpha)))
+    work = np.zeros(alpha.shape[:-1] + (1,))
+    released = np.zeros(alpha.shape, dtype=bool)
+    going = True
     for _ in range(POLISH_STEPS):
-        free = (alpha > 0) & (alpha < C)
-        has = np.flatnonzero(released >= 0)
-        free[has, released[has]] = True
-        count = free.sum(axis=1)
-        going &= (count > 0) & (count <= POLISH_MAX_FREE) & (work < POLISH_WORK)
-        idx = np.flatnonzero(going)
-        if idx.size == 0:
-            break
-        s, count = int(count[idx].max()), count[idx]
-        F = np.argsort(~free[idx], axis=1, kind="stable")[:, :s]    # the free indices first, padded after them
-        valid = np.arange(s) < count[:, None]
-        p, q = idx[:, None], np.arange(idx.size)[:, None]             # beside F: the problem, the row of the batch
-        yF = y[p, F] * valid
-        K_F = rows(idx, F)                                            # (q, s, n) the rows K[F, :]
-        A = np.zeros((idx.size, s + 1, s + 1))
-        K_FF = K_F[q[:, :, None], np.arange(s)[:, None], F[:, None, :]]
-        A[:, :s, :s] = yF[:, :, None] * K_FF * yF[:, None, :]
+        free = (s.alpha > 0) & (s.alpha < C)
         if fit_intercept:
-            A[:, :s, s] = A[:, s, :s] = yF
-        else:
-            A[:, s, s] = 1.0                                          # b = 0
-        pad = np.flatnonzero(~valid)
-        A[pad // s, pad % s, pad % s] = 1.0
-        r = np.zeros((idx.size, s + 1))
-        r[:, :s] = yF * v[p, F]                                       # -(G alpha - 1)_F = y_F v_F
-        x, cost = _solve(A, r)
-        work[idx] += cost
+            free |= released
+        count = s.count(free)
+        going = going & (count > 0) & (count <= POLISH_MAX_FREE) & (work[s.p] < budget)
+        kept = s.keep(going, free, count, released)
+        if kept is None:
+            break
+        free, count, released = kept
+        F = s.face(free, count)
+        k = F.shape[-1]
+        yF = s.pad(s.gather(s.y, F))
+        K_F = s.block(F)                                            # the rows K[F, :]
+        m = k + 1 if fit_intercept else k                           # with the offset, b's row and column
+        A = np.zeros(F.shape[:-1] + (m, m))
+        A[..., :k, :k] = yF[..., :, None] * s.columns(K_F, F) * yF[..., None, :]
+        r = yF * s.gather(s.v, F)                                   # -(G alpha - 1)_F = y_F v_F
+        if fit_intercept:
+            A[..., :k, k] = A[..., k, :k] = yF
+            r = np.concatenate([r, np.zeros(F.shape[:-1] + (1,))], axis=-1)
+        s.fill(A)
+        x, cost = _solve(s, A, r)
+        work[s.p] += cost
         rest = r - _matvec(A, x)
         # a singular face system without solution (a rank-deficient K): the face has no optimum, and its
         # objective rises along rest (zero curvature, slope ‖rest‖²) until the box stops it
-        ray = np.linalg.norm(rest, axis=1) > 1e-8 * (1.0 + np.linalg.norm(r, axis=1))
-        d = np.where(ray[:, None], rest, x)[:, :s] * valid
-        b = np.where(ray, 0.0, x[:, s])
-        a_F = alpha[p, F]
+        ray = s.total(rest * rest) ** 0.5 > 1e-8 * (1.0 + s.total(r * r) ** 0.5)
+        d = s.pad(s.where(ray, rest, x)[..., :k])
+        if fit_intercept:
+            # keep y_Fᵀ d = 0 exact: on an ill-conditioned face (Gram entries of 1e7) the solve, or a ray's residual,
+            # leaves y_Fᵀ d at 1e-9 |d|, and a long ray step would carry Σ alpha_i y_i far from 0
+            d -= yF * (s.total(yF * d) / count)
+        b = s.where(ray, 0.0, s.at(x, k)) if fit_intercept else 0.0
+        a_F = s.gather(s.alpha, F)
         # how far alpha_F + theta d may go before some alpha_j leaves [0, C]
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             room = np.where(d < 0, -a_F / d, np.where(d > 0, (C - a_F) / d, np.inf))
-        j = room.argmin(axis=1)
-        theta = room[q[:, 0], j]
-        theta = np.where(ray, theta, np.minimum(1.0, theta))
-        stuck = ~((theta > 0.0) & (theta < np.inf))
-        going[idx[stuck]] = False
-        step = np.where(stuck[:, None], 0.0, theta[:, None] * d)     # 0 on the padding, where d is
-        alpha[p, F] = a_F + step
-        v[idx] -= ((step * yF)[:, None, :] @ K_F)[:, 0]
-        blocked = np.flatnonzero((ray | (theta < 1.0)) & ~stuck)
-        alpha[idx[blocked], F[blocked, j[blocked]]] = np.where(d[blocked, j[blocked]] < 0, 0.0, C)
-        released[idx] = -1
-        # at a face's optimum v_F = b: a bounded alpha_j with y_j (v_j - b) > 0 at 0, or < 0 at C, should move
-        at = np.flatnonzero(~(ray | (theta < 1.0)) & ~stuck)
-        a_at = alpha[idx[at]]
-        push = y[idx[at]] * (v[idx[at]] - b[at, None]) * np.where(a_at > 0, -1.0, 1.0)
-        face = q[:at.size], F[at]
-        push[face] = np.where(valid[at], 0.0, push[face])           # the padding is no part of the face
-        best = push.argmax(axis=1)
-        done = ~(push[q[:at.size, 0], best] > 0.0)
-        going[idx[at[done]]] = False
+        j = s.least(room)
+        theta = s.at(room, j)
+        theta = s.where(ray, theta, s.minimum(theta, 1.0))
+        moving = (theta > 0.0) & (theta < np.inf)
+        step = d * s.where(moving, theta, 0.0)                      # 0 on the padding, where d is
+        a_F_new = a_F + step
+        # within rounding of a bound is on it, as an SMO step lands on one: an alpha at C or 0 but for its last bits
+        # would count as free, and b be read off it instead of LIBSVM's midpoint
+        at_C = C - a_F_new <= BOUND_ULPS * EPS * C if C < np.inf else False
+        s.put(s.alpha, F, np.where(at_C, C, np.where(a_F_new <= BOUND_ULPS * EPS * a_F, 0.0, a_F_new)))
+        s.v -= _matvec(np.swapaxes(K_F, -1, -2), step * yF)         # K_Fᵀ (step y_F)
+        blocked = moving & (ray | (theta < 1.0))
+        optimum = moving ^ blocked
+        at_bound = s.at(F, j)
+        s.put(s.alpha, at_bound, s.where(blocked, s.where(s.at(d, j) < 0, 0.0, C), s.at(s.alpha, at_bound)))
         if fit_intercept:
-            released[idx[at[~done]]] = best[~done]
-        else:
-            # the exact one-variable step (coordinate descent's) frees it for the next face: solved jointly, a
-            # singular face (rank-deficient K) could send alpha_j back out of the box
-            freed = Batch(alpha, v, y, C, diag, rows, idx[at[~done]])
-            freed.advance(coordinate_step, 0.0)
-            freed.store()
-    feasible = np.abs((alpha * y).sum(axis=1)) <= 1e-12 * (1.0 + alpha.sum(axis=1)) if fit_intercept \
-        else np.ones(P, dtype=bool)
-    return np.clip(alpha, 0.0, C), work, feasible
+            released[...] = False
+        release = done = optimum
+        if s.some(optimum):
+            # at a face's optimum v_F = b: a bounded alpha_j with y_j (v_j - b) > 0 at 0, or < 0 at C, should move
+            push = s.y * (s.v - b) * np.where(s.alpha > 0, -1.0, 1.0)
+            s.clear(push, F)
+            t = s.most(push)
+            release = optimum & (s.at(push, t) > 0.0)
+            done = optimum ^ release
+            if fit_intercept:
+                s.put(released, t, release)
+            elif s.some(release):
+                # the exact one-variable step (coordinate descent's) frees it for the next face: solved jointly, a
+                # singular face (rank-deficient K) could send alpha_t back out of the box
+                coordinate_move(s, t, s.where(release, -s.at(s.y, t) * s.at(s.v, t), 0.0))
+        going = moving ^ done
+    s.store()
+    np.clip(alpha, 0.0, C, out=alpha)
+    feasible = (np.abs((alpha * y).sum(axis=-1)) <= 1e-12 * (1.0 + alpha.sum(axis=-1)) if fit_intercept
+                else np.ones(alpha.shape[:-1], dtype=bool))
+    return alpha, work[..., 0], feasible
 
 
 def improved(before, after):
@@ -351,7 +367,7 @@ def _round(rows, diag, y, C, tol, max_iter, history, run, fit_intercept):
     its gap is <= tol or run.t reaches max_iter; returns that gap. Records the iterate (run.record) at the steps
     run.next_record and at the last step, and the objective and gap at the steps history.due."""
     step = pair_step if fit_intercept else coordinate_step
-    one = One(run.alpha, run.v, y, C, diag, rows.row)
+    one = One(run.alpha, run.v, y, C, diag, rows)
     last = ()
     while True:
         gap, working_set, curvature, gain = step(one, tol if run.t < max_iter else np.inf)
@@ -388,13 +404,12 @@ def solve(rows, diag, y, C, tol, max_iter, fit_intercept, history, run):
         run.v = gradient(rows, y, run.alpha)
         run.objective = objective(run.alpha, y, run.v)
         gap = kkt_gap(run.alpha, y, run.v, C, fit_intercept)
-        polished, work, feasible = polish(rows, diag[None], y[None], C, run.alpha[None], run.v[None], fit_intercept)
-        polished = polished[0]
+        polished, work, feasible = polish(rows, diag, y, C, run.alpha, run.v, fit_intercept)
         # the next round gets at least as many steps as the polish cost (a step costs ~STEP_WORK n)
-        budget = max(ROUND_STEPS, 2 * y.size, int(work[0] / (STEP_WORK * y.size)))
+        budget = max(ROUND_STEPS, 2 * y.size, int(work / (STEP_WORK * y.size)))
         v = gradient(rows, y, polished)
         new_gap, new_objective = kkt_gap(polished, y, v, C, fit_intercept), objective(polished, y, v)
-        if feasible[0] and improved((run.objective, gap), (new_objective, new_gap)):
+        if feasible and improved((run.objective, gap), (new_objective, new_gap)):
             run.alpha, run.v, run.objective, gap = polished, v, new_objective, new_gap
             run.record(active_set=True)
         if gap <= tol:

@@ -18,7 +18,9 @@ validation grid's problems, stepped in one set of numpy calls, whose cost a batc
 with numpy either way; what it reads and writes at the working set is a Python float of One, a column (q, 1)
 of Batch that broadcasts over n. A step returns (gap, working_set, curvature, gain): the KKT gap before it, the
 indices that moved ((i, j) or (t,); None when nothing moved: some problem's gap is <= tol), a_ij (or K_tt) and
-how much the step raised the dual objective.
+how much the step raised the dual objective. The active-set polish (kernel_core.dual.polish) is written over the
+same states: its face, a set F of indices per problem, is an index array (k,) of One, and of Batch an array
+(q, s) padded after each problem's own indices up to the largest face.
 """
 
 import operator
@@ -40,37 +42,59 @@ def kkt_gap(alpha, y, v, C, fit_intercept):
     return np.where(g < 0, -g * (alpha < C), g * (alpha > 0)).max(axis=-1)
 
 
-def _sets(where, pos, a, C):
+def _sets(pos, a, C):
     """The masks up and low at alpha = a: alpha_t may move so that y_t alpha_t grows (I_up), or shrinks (I_low)."""
-    return (where(where(pos, a < C, a > 0), 0.0, -np.inf),
-            where(where(pos, a > 0, a < C), 0.0, np.inf))
+    return (np.where(np.where(pos, a < C, a > 0), 0.0, -np.inf),
+            np.where(np.where(pos, a > 0, a < C), 0.0, np.inf))
 
 
 class _Problems:
-    """What One and Batch share: the masks up and low, and K_tt with K_tt <= 0 (not PSD) replaced by TAU."""
+    """What One and Batch share: the masks up and low, K_tt with K_tt <= 0 (not PSD) replaced by TAU, and the rows
+    K[F, :] of a face (q, s, n), or (k, n) for One."""
 
     def cache(self):
-        self.up, self.low = _sets(np.where, self.y > 0, self.alpha, self.C)   # a step updates them where it moves
+        self.up, self.low = _sets(self.y > 0, self.alpha, self.C)   # a step updates them where it moves
         self.curvature = np.where(self.diag > 0, self.diag, TAU)
         self.vu, self.vl = np.empty_like(self.v), np.empty_like(self.v)     # v + up and v + low, reused by each step
 
+    def block(self, F):
+        return self.rows(self.p, F)
+
 
 class One(_Problems):
-    """One problem, advanced in place: alpha, v, y, diag (n,) and row(i) = K[i, :]. At the working set the rule
-    computes with Python floats and builtins (a numpy call on one number costs far more than the arithmetic)."""
+    """One problem, advanced in place: alpha, v, y, diag (n,); rows reads K (kernel_core.dual.KernelRows: row(i) =
+    K[i, :], rows(p, F) = K[F, :]). At the working set the rule computes with Python floats and builtins (a numpy
+    call on one number costs far more than the arithmetic)."""
 
     where = staticmethod(lambda c, a, b: a if c else b)
-    minimum, maximum, every = staticmethod(min), staticmethod(max), staticmethod(bool)
-    at, put = staticmethod(np.ndarray.item), staticmethod(operator.setitem)
+    minimum, maximum, every, some = staticmethod(min), staticmethod(max), staticmethod(bool), staticmethod(bool)
+    at, put, gather = staticmethod(np.ndarray.item), staticmethod(operator.setitem), staticmethod(operator.getitem)
+    p = 0                  # its place where a caller keeps a value per problem
 
-    def __init__(self, alpha, v, y, C, diag, row):
-        self.alpha, self.v, self.y, self.C, self.diag, self.row = alpha, v, y, C, diag, row
+    def __init__(self, alpha, v, y, C, diag, rows):
+        self.alpha, self.v, self.y, self.C, self.diag, self.rows, self.row = alpha, v, y, C, diag, rows, rows.row
         self.cache()
 
     @staticmethod
     def first(a):
         """Index of the last maximum: LIBSVM's `>=` scans keep the last of equal candidates."""
         return a.size - 1 - int(a[::-1].argmax())
+
+    def move(self, t, new, pos):
+        """alpha_t = new, and t in or out of I_up and I_low as _sets puts it (here with Python's conditionals: a
+        call per comparison would cost more than the step's arithmetic)."""
+        C = self.C
+        self.alpha[t] = new
+        self.up[t] = 0.0 if (new < C if pos else new > 0) else -np.inf
+        self.low[t] = 0.0 if (new > 0 if pos else new < C) else np.inf
+
+    @staticmethod
+    def most(a):
+        return int(a.argmax())
+
+    @staticmethod
+    def least(a):
+        return int(a.argmin())
 
     @staticmethod
     def top(x):
@@ -80,13 +104,42 @@ class One(_Problems):
     def bottom(x):
         return np.minimum.reduce(x).item()
 
+    @staticmethod
+    def total(x):
+        return np.add.reduce(x).item()
+
+    count = staticmethod(np.count_nonzero)
+
+    @staticmethod
+    def face(free, count):
+        """The indices F of the free set (the count is the face's size)."""
+        return np.flatnonzero(free)
+
+    @staticmethod
+    def columns(K_F, F):
+        return K_F[:, F]
+
+    @staticmethod
+    def clear(x, F):
+        x[F] = 0.0
+
+    pad = fill = staticmethod(lambda x: x)       # a face of one problem has no padding
+
+    @staticmethod
+    def keep(going, *values):
+        """The values to go on with, if the problem goes on, else None."""
+        return values if going else None
+
+    def store(self):
+        """Nothing to write back: One advances the caller's arrays themselves."""
+
 
 class Batch(_Problems):
     """Problems p (q,) of the arrays alpha, v (P, n) (advanced by store) and y, diag (P, n); rows(p, idx) reads
     K[p, idx]. The rule reads copies (q, n) of theirs and, at the working set, columns (q, 1)."""
 
     where, minimum, maximum = staticmethod(np.where), staticmethod(np.minimum), staticmethod(np.maximum)
-    every = staticmethod(np.ndarray.all)
+    every, some = staticmethod(np.ndarray.all), staticmethod(np.ndarray.any)
 
     def __init__(self, alpha, v, y, C, diag, rows, p):
         self.all, self.C, self.rows = (alpha, v, y, diag), C, rows
@@ -101,6 +154,16 @@ class Batch(_Problems):
     def store(self):
         """Write alpha and v of the problems stepped back into the caller's arrays."""
         self.all[0][self.p], self.all[1][self.p] = self.alpha, self.v
+
+    def keep(self, going, *values):
+        """Go on with the problems where the column going (q, 1) holds, the others stored and dropped: the rows of
+        values (one per problem) that go on, or None if none does."""
+        going = going[:, 0]
+        if going.all():
+            return values
+        self.store()
+        self.take(self.p[going])
+        return tuple(x[going] for x in values) if self.p.size else None
 
     def advance(self, step, tol):
         """One step of every problem whose gap is above tol; the others are stored and dropped first (NaN is not
@@ -117,8 +180,25 @@ class Batch(_Problems):
         """Index of the last maximum of each row (as One.first), a column."""
         return a.shape[1] - 1 - a[:, ::-1].argmax(axis=1, keepdims=True)
 
+    def move(self, t, new, pos):
+        """alpha_t = new, and t in or out of I_up and I_low (_sets), for each problem."""
+        self.put(self.alpha, t, new)
+        up, low = _sets(pos, new, self.C)
+        self.put(self.up, t, up)
+        self.put(self.low, t, low)
+
+    @staticmethod
+    def most(a):
+        return a.argmax(axis=1, keepdims=True)
+
+    @staticmethod
+    def least(a):
+        return a.argmin(axis=1, keepdims=True)
+
     def at(self, x, i):
         return x[self.r, i]
+
+    gather = at
 
     def put(self, x, i, value):
         x[self.r, i] = value
@@ -133,6 +213,38 @@ class Batch(_Problems):
     @staticmethod
     def bottom(x):
         return np.minimum.reduce(x, axis=1, keepdims=True)
+
+    @staticmethod
+    def total(x):
+        return np.add.reduce(x, axis=1, keepdims=True)
+
+    @staticmethod
+    def count(x):
+        return np.count_nonzero(x, axis=1, keepdims=True)
+
+    def face(self, free, count):
+        """The indices F (q, s) of each problem's free set, padded after them up to the largest (count (q, 1))."""
+        s = int(count.max())
+        self.valid = np.arange(s) < count
+        return np.argsort(~free, axis=1, kind="stable")[:, :s]
+
+    def columns(self, K_F, F):
+        """K[F, F] of each problem from its rows K_F (q, s, n)."""
+        return K_F[self.r[:, :, None], np.arange(F.shape[1])[:, None], F[:, None, :]]
+
+    def pad(self, x):
+        """x (q, s) of the face, 0 on the padding."""
+        return x * self.valid
+
+    def fill(self, A):
+        """A face's system (q, m, m) (m = s, or s + 1 with b's row) with identity rows on the padding."""
+        s = self.valid.shape[1]
+        padding = np.flatnonzero(~self.valid)
+        A[padding // s, padding % s, padding % s] = 1.0
+
+    def clear(self, x, F):
+        """x = 0 on the face, not on the padding (indices that are no part of it)."""
+        x[self.r, F] = np.where(self.valid, 0.0, x[self.r, F])
 
 
 def pair_step(s, tol):
@@ -169,11 +281,8 @@ def pair_step(s, tol):
     # land exactly on a bound that stops the step, so that the status (0 < alpha < C) is exact
     new_i = where(delta == cap_i, where(pos_i, C, 0.0), a_i + y_i * delta)
     new_j = where(delta == cap_j, where(pos_j, 0.0, C), a_j - y_j * delta)
-    for t, new, pos in ((i, new_i, pos_i), (j, new_j, pos_j)):
-        s.put(s.alpha, t, new)
-        up, low = _sets(where, pos, new, C)
-        s.put(s.up, t, up)
-        s.put(s.low, t, low)
+    s.move(i, new_i, pos_i)
+    s.move(j, new_j, pos_j)
     step = Ki - s.row(j)
     step *= delta
     s.v -= step
@@ -186,21 +295,26 @@ def coordinate_step(s, tol):
 
     The gradient of ½ alphaᵀG alpha - Σ alpha is g = -y v; its projected size at t is |g_t| unless
     alpha_t sits on the bound that g_t pushes against. Greedy second-order choice, as WSS 2 in SMO:
-    t = argmax of (projected size)² / K_tt, the gain of an unclipped step; step:
-    alpha_t <- clip(alpha_t - g_t / K_tt, 0, C), with K_tt <= 0 (not PSD) replaced by TAU as in SMO.
+    t = argmax of (projected size)² / K_tt, the gain of an unclipped step; step: coordinate_move.
     The gap is the largest projected size.
     """
-    g = -s.y * s.v
-    violation = np.where(g < 0, -g * (s.alpha < s.C), g * (s.alpha > 0))
+    u = s.y * s.v                                                    # -g
+    violation = np.maximum(u * (s.alpha < s.C), -u * (s.alpha > 0))   # one of the two is <= 0
     gap = s.top(violation)
     if not s.every(gap > tol):
         return gap, None, None, None
     score = violation * violation
     score /= s.curvature
     t = s.first(score)
-    k_t, g_t, a_t, where = s.at(s.diag, t), s.at(g, t), s.at(s.alpha, t), s.where
+    return (gap, (t,)) + coordinate_move(s, t, -s.at(u, t))
+
+
+def coordinate_move(s, t, g_t):
+    """The exact step on alpha_t alone, whose gradient is g_t: alpha_t <- clip(alpha_t - g_t / K_tt, 0, C), with
+    K_tt <= 0 (not PSD) replaced by TAU as in SMO. Returns K_tt and how much it raised the dual objective."""
+    k_t, a_t, where = s.at(s.diag, t), s.at(s.alpha, t), s.where
     new = s.minimum(s.maximum(a_t - g_t / where(k_t > 0, k_t, TAU), 0.0), s.C)
     change = new - a_t
     s.v -= change * s.at(s.y, t) * s.row(t)
     s.put(s.alpha, t, new)
-    return gap, (t,), k_t, -change * (g_t + 0.5 * k_t * change)
+    return k_t, -change * (g_t + 0.5 * k_t * change)

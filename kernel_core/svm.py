@@ -39,8 +39,8 @@ F32_MAX_REL_ERROR = 1e-5
 
 
 def _probe_steps(n):
-    """SMO steps a hard margin gets before its feasibility must be proven (separable data need O(n)); at n = 100
-    the proof (an eigendecomposition and an interior point, ~10 ms) costs about as much as 300 steps."""
+    """SMO steps a hard margin gets before its feasibility must be proven (separable data need O(n)); the proof
+    (an eigendecomposition and an interior point) costs about as much as a few hundred steps."""
     return 2 * n + 200
 
 
@@ -184,8 +184,8 @@ class DualSVM:
         self.psd_violated_ = bool(run.min_curvature < -16 * np.finfo(float).eps * k_max or diag.min() < 0
                                   or self.norm_w_squared_ < -q_tol)
         self.history_ = {**history.close(self.n_iter_, self.dual_objective_, gap),
-                         **dual.snapshots(run, lambda a, v: float(dual.intercept(a, y, v, C)) if self.fit_intercept
-                                          else 0.0)}
+                         **dual.snapshots(run, lambda a, v: dual.intercept(a, y, v, C) if self.fit_intercept
+                                          else np.zeros(len(a)))}
         self.kkt_ = _kkt(alpha, y, v, b, C)
         self.coef_ = (alpha * y) @ X if self.kernel == "linear" else None
         self._k = k

@@ -6,12 +6,12 @@ a components-v2 component mounted under a stable key: the browser keeps one div 
 `Plotly.react` (lab/live_chart_web/live_chart.js), and `layout.uirevision` keeps what the student changed
 until they press "Reset view".
 
-Serving. plotly.js (4.8 MB) and the element's own script are files the app serves itself with Streamlit's
+Serving. plotly.js (megabytes) and the element's own script are files the app serves itself with Streamlit's
 static serving ([server] enableStaticServing, ./static → /app/static/), loaded once per page and cached by the
 browser; never a CDN. They are copied into ./static when this module is imported — plotly.js from the
 installed plotly package, so it always matches the Python side and nothing but requirements.txt is needed on
 Streamlit Community Cloud — under names that carry plotly.js's version or the script's content hash, so a
-cached copy is never stale. What each message carries besides the figure is a ~0.4 KB loader (a component's
+cached copy is never stale. What each message carries besides the figure is a small loader (a component's
 inline script travels with every message; only an installed package's asset directory avoids that).
 
 Message: bytes — one line of JSON options ({"mode": "plain" | "boundary" | "cells", "live": {"route": the route of

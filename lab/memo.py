@@ -2,9 +2,9 @@
 numpy (no Streamlit), so the compute modules that use it can be imported and tested alone.
 
 Not st.cache_data / st.cache_resource: on every call they inspect the function's signature and hash every
-argument, and st.cache_data unpickles a copy of the result on every hit: 0.29 ms per hit of Lesson 4's
-fit_pegasos-shaped call against 0.01 ms here (BLAKE2 digests of the arrays). Under a lecture's load that
-overhead is paid by every rerun, on one interpreter (docs/PERFORMANCE.md).
+argument, and st.cache_data unpickles a copy of the result on every hit, many times the cost of a hit here
+(BLAKE2 digests of the arrays). Under a lecture's load that overhead is paid by every rerun, on one interpreter
+(docs/PERFORMANCE.md).
 """
 
 import collections

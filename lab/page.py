@@ -158,7 +158,7 @@ def metrics(values, help=None):
 
 def table(columns, **kwargs):
     """st.dataframe of a dict of columns, sent as a pyarrow Table without an index column: Streamlit then
-    skips pandas (measured 1–3 ms per table on every rerun). Name a column for the row number if it matters.
+    skips pandas (a cost on every rerun, docs/PERFORMANCE.md). Name a column for the row number if it matters.
     When `compact()`, a table whose cells wrap within the width instead (`fitted_table`)."""
     if compact():
         return fitted_table(columns, kwargs.get("column_config") or {}, kwargs.get("height"))
@@ -217,8 +217,8 @@ def cell_chart(fig, key, shape, on_cell):
 def code(key, title, source, text=None, columns=None, table_key=None, **table_kwargs):
     """The expander with the numbers (text: markdown; columns: a table, see `table`) and the core function's source.
     Lazy, as `reproduce` is: its content is built and sent only while a student has it open (`key`: its state), so a
-    slider move does not redraw a table and a highlighted listing nobody is looking at (a data grid costs the browser
-    ~30 ms per slider move in headless Chromium). table_key: the table's own key."""
+    slider move does not redraw a table and a highlighted listing nobody is looking at (the browser pays for a data
+    grid on every slider move). table_key: the table's own key."""
     with st.expander(title, key=key, on_change="rerun") as box:
         if box.open:
             if text:

@@ -5,7 +5,7 @@ listens: a live route can compute before any page has run. Why each exists, what
 it after an upgrade of Streamlit, Plotly, NumPy or uvicorn: docs/PERFORMANCE.md.
 
 Nagle: uvicorn listens on a socket created with proto 0, so asyncio never sets TCP_NODELAY on the connections
-(uvicorn issue #3149) and each small websocket message waits for a delayed ACK (40 ms on Linux). Setting it on
+(uvicorn issue #3149) and each small websocket message waits for a delayed ACK. Setting it on
 the listener fixes every later connection (Linux copies the option to accepted sockets); the connections
 already open get it directly. Where /proc is missing (not Linux) nothing happens.
 """

@@ -22,7 +22,8 @@ DUAL_TOL = 1e-9
 # at about 1e-9): round-off may leave it slightly negative, which weak duality forbids of the exact optima
 GAP_TOL = 1e-8
 # the dual solver's code shown on the page, by "with offset b": SMO, else coordinate descent
-SOLVER_SOURCE = {True: inspect.getsource(smo.pair_step), False: inspect.getsource(smo.coordinate_step)}
+SOLVER_SOURCE = {True: inspect.getsource(smo.pair_step),
+                 False: inspect.getsource(smo.coordinate_step) + "\n\n" + inspect.getsource(smo.coordinate_move)}
 
 alpha_bars = memo()(_alpha_bars)
 

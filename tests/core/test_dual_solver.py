@@ -138,6 +138,19 @@ def test_dual_reaches_the_page_tolerance_on_hard_settings(name, n, C, kernel, pa
     assert exact_gap(model, X, y, kernel, C, offset, **params) <= 2 * PAGE_TOL
 
 
+@pytest.mark.parametrize("gamma, C", [(31.6, 100.0), (100.0, 1000.0)])
+def test_the_polish_of_an_ill_conditioned_rank_deficient_dual_keeps_sum_alpha_y_zero_and_converges(gamma, C):
+    # (γ x·z + 1)³ in 2-D has rank 10 and Gram entries of 1e7: the face systems are singular (ray steps) and their
+    # solves round y_Fᵀ d. A polish that let Σ αᵢyᵢ drift was either kept (α infeasible: Σ αᵢyᵢ reached -11) or
+    # refused every round (SMO alone then ran to max_iter)
+    X, y = make_dataset("moons", 90, noise=0.25, random_state=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = DualSVM("poly", C=C, gamma=gamma, degree=3, coef0=1.0, tol=1e-6, max_iter=20_000).fit(X, y)
+    assert model.converged_ and model.n_iter_ <= 5_000
+    assert abs(model.alpha_ @ y) <= 1e-12 * (1.0 + model.alpha_.sum())
+
+
 def test_a_dual_too_ill_conditioned_for_float64_says_so_naming_the_cause():
     # K reaches 1e11: LIBSVM's gap grows instead of closing here (measured: 1.8e4 after 1e5 steps, 2e6 after 1e7)
     X, y = make_dataset("moons", 500, noise=0.3, random_state=0)
@@ -255,7 +268,7 @@ def test_the_single_fit_and_the_batch_take_identical_steps_on_the_same_problem(o
 
 
 @pytest.mark.parametrize("offset", [True, False])
-def test_the_batched_polish_of_one_problem_is_its_polish_in_a_batch(offset):
+def test_the_polish_of_one_problem_is_its_polish_in_a_batch(offset):
     X, y = make_dataset("moons", 60, noise=0.3, random_state=4)
     K = rbf_kernel(X, gamma=1.0)
     alpha = np.clip(np.random.default_rng(0).uniform(-1, 3, size=60), 0.0, 2.0)
@@ -264,11 +277,11 @@ def test_the_batched_polish_of_one_problem_is_its_polish_in_a_batch(offset):
     v = y - K @ (alpha * y)
     from kernel_core.batch import in_memory
 
-    one = dual.polish(in_memory(K[None]), np.diag(K)[None], y[None], 2.0, alpha[None], v[None], offset)[0]
+    one = dual.polish(dual.KernelRows(make_kernel("rbf", gamma=1.0), X), np.diag(K), y, 2.0, alpha, v, offset)[0]
     Ks = np.array([rbf_kernel(X, gamma=3.0), K])
     two = dual.polish(in_memory(Ks), np.einsum("pii->pi", Ks), np.array([y, y]), 2.0, np.array([alpha, alpha]),
                       np.array([y - Ks[0] @ (alpha * y), v]), offset)[0]
-    np.testing.assert_allclose(two[1], one[0], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(two[1], one, rtol=0, atol=1e-12)
 
 
 def test_a_fit_reading_kernel_rows_on_demand_is_the_fit_on_the_whole_gram_matrix():
