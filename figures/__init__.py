@@ -75,6 +75,19 @@ def has_deferred_frames(fig):
     return getattr(fig, "_make_frames", None) is not None
 
 
+MAX_LOG_TICKS = 8
+
+
+def log_dtick(traces):
+    """The dtick of a log y axis over the traces' positive y: a label at every k-th power of ten, at most
+    MAX_LOG_TICKS of them (the Taylor error spans 16 decades); on less than two decades "D2", labels at the 2s and
+    5s between the powers of ten (plotly.js's own choice there, every digit, runs them into each other)."""
+    y = np.concatenate([np.asarray(t["y"], dtype=np.float64).ravel() for t in traces])
+    y = y[np.isfinite(y) & (y > 0)]
+    decades = np.log10(y.max() / y.min()) if y.size else 0.0
+    return "D2" if decades < 2 else max(1, int(np.ceil(decades / MAX_LOG_TICKS)))
+
+
 # plotly.js's names of the dtypes it decodes from base64 (plotly.py's _plotly_utils.utils.plotlyjsShortTypes), by
 # numpy's one-letter code (dtype.char: a C attribute; str(dtype) costs ~2 µs, a tenth of a small array's encoding)
 _TYPED = {"b": "i1", "B": "u1", "h": "i2", "H": "u2", "i": "i4", "I": "u4", "f": "f4", "d": "f8"}

@@ -30,11 +30,15 @@ FIGURES_FIRST = """
 {{ order: -1; }}
 """
 
-# Always: a display equation wider than its column scrolls sideways instead of being cut off; a control's label,
+# Always: a display equation wider than its column wraps after a relation or an operator (=, ⇒, +) at the outer level
+# of the formula, as KaTeX breaks inline math (its last glyph's overhang kept inside by a little padding), and scrolls
+# sideways only where one unbroken piece is wider still; a control's label,
 # a button's text, a segmented control's options and a row of tabs wrap instead of ending in "…" or scrolling; a
 # static table (page.fitted_table) wraps its cells. On a narrow screen, figures first and a smaller title.
 BASE_CSS = f"""
 .stMain .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 0.1rem 0; }}
+.stMain .katex-display > .katex, .stMain .katex-display > .katex > .katex-html {{ white-space: normal; }}
+.stMain .katex-display > .katex > .katex-html {{ padding: 0 0.2em; }}
 .stMain .stMarkdownEllipsis, .stMain .stMarkdownEllipsis * \
 {{ white-space: normal; text-overflow: clip; overflow: visible; }}
 .stMain [data-testid="stButtonGroup"] > div {{ flex-wrap: wrap; overflow-x: visible; }}

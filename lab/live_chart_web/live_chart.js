@@ -33,8 +33,9 @@
 // when the student switches it): paper, text and legend take the theme's colours, while the plot area stays
 // light so the data's colours (the classes, black boundary lines, the diverging field) mean the same in both.
 // With the option `present` (presenter mode) every text is at least PRESENT_FONT_PX and in full contrast, and the
-// figure is taller. On a narrow chart (a phone) the modebar is left out: it covered the legends. All of this is a
-// change of layout made here, so presenter mode and the theme cost the server nothing per move.
+// figure is taller. On a narrow chart (a phone) the modebar is left out: it covered the legends; on a wider one, a
+// legend or title that lies under it moves down. All of this is a change of layout made here, so presenter mode and
+// the theme cost the server nothing per move.
 
 const CSS = `
 .kl-chart { width: 100%; }
@@ -543,6 +544,7 @@ class Chart {
       }
     }
     if (this.options.present) this.presentLayout(layout);
+    if (this.modebarTop) layout.margin = {...layout.margin, t: Math.max(layout.margin?.t ?? 100, this.modebarTop)};
     if (this.options.mode === "boundary" || this.options.mode === "cells") layout.clickmode = "none";
     return styled(layout, pageTheme(), this.options.present);
   }
@@ -585,6 +587,10 @@ class Chart {
     try {
       const drawn = this.layout(layout);
       await this.Plotly.react(this.gd, {data: this.presentData(data), layout: drawn, config});
+      for (let k = 0; k < 3 && this.roomForModebar(); k++) {
+        const room = this.layout(this.figureAt(this.frame).layout);
+        await this.Plotly.react(this.gd, {data: this.presentData(data), layout: room, config});
+      }
     } catch (error) {
       this.fail(error);
       return;
@@ -595,6 +601,26 @@ class Chart {
     this.gd.setAttribute("data-kl-draws", String(this.draws));
     this.root.removeAttribute("data-kl-error");
     this.updateFrameButtons();
+  }
+
+  // the modebar (shown while the pointer is on the chart) sits over the figure's top right corner: where a legend,
+  // colour bar, title or note reaches under it, the plot area and what is anchored to it move down by the overlap,
+  // on this and every later draw of the chart (modebarTop: the top margin that leaves room); whether it moved
+  roomForModebar() {
+    const bar = this.gd.querySelector(".modebar");
+    const box = bar && bar.getBoundingClientRect();
+    if (!box || !box.width) return false;
+    let under = 0;
+    for (const el of this.gd.querySelectorAll(".infolayer :is(.legend, .g-gtitle, .colorbar, .annotation)")) {
+      const r = el.getBoundingClientRect();
+      if (r.width && r.left < box.right && r.right > box.left && r.top < box.bottom && r.bottom > box.top) {
+        under = Math.max(under, box.bottom - r.top);
+      }
+    }
+    const size = this.gd._fullLayout && this.gd._fullLayout._size;
+    if (!under || !size) return false;
+    this.modebarTop = Math.ceil(size.t + under + 4);
+    return true;
   }
 
   async download(format) {

@@ -27,9 +27,10 @@ CUBIC_TEXT = ("Fit $y \\approx \\theta^\\top\\phi(x)$ with $\\phi(x) = (1, x, x^
               "$\\theta = 0$, every step adds multiples of the $\\phi(x_i)$, so $\\theta = \\sum_j \\beta_j\\phi(x_j)$ "
               "throughout — and the step can be written for $\\beta$ alone, with $K$ in place of $\\phi$. x is living "
               "area (0 ↦ 2000 ft², ±1 ↦ ±1500 ft²), y the price in $100 000; the sidebar's seed draws the data.")
-CUBIC_LATEX = (r"\theta \leftarrow \theta + \eta \sum_{i=1}^n \big(y_i - \theta^\top\phi(x_i)\big)\,\phi(x_i)"
-               r"\quad\Longleftrightarrow\quad \beta \leftarrow \beta + \eta\,(y - K\beta), \qquad "
-               r"K(x, z) = 1 + xz + (xz)^2 + (xz)^3")
+# the residual, the β update and the kernel braced: a narrow column breaks the formula between them, never inside one
+CUBIC_LATEX = (r"\theta \leftarrow \theta + \eta \sum_{i=1}^n {\big(y_i - \theta^\top\phi(x_i)\big)}\,\phi(x_i)"
+               r"\quad\Longleftrightarrow\quad {\beta \leftarrow \beta + \eta\,(y - K\beta)}, \qquad \allowbreak"
+               r"{K(x, z) = 1 + xz + (xz)^2 + (xz)^3}")
 
 page.header(
     "Feature maps and the kernel trick",

@@ -52,11 +52,13 @@ page.header(
     "the **dual** searches over one α per training point and touches the data only through inner products "
     "K(xᵢ, xⱼ) = φ(xᵢ)·φ(xⱼ). Both are solved here independently; at the optimum their objectives meet and "
     "w = Σ αᵢyᵢφ(xᵢ).",
-    r"\text{primal: }\min_{w,b,\xi}\ \tfrac12\|w\|^2 + C\sum_i \xi_i\ \ \text{s.t. } "
-    r"y_i(w\cdot\phi(x_i) + b) \ge 1 - \xi_i,\ \ \xi_i \ge 0",
+    # each constraint and the w it gives braced: a narrow column breaks the formula between them, never inside one
+    # (lab/present.py)
+    r"\text{primal: }\min_{w,b,\xi}\ \tfrac12\|w\|^2 + C\sum_i \xi_i\ \ \allowbreak\text{s.t. } "
+    r"{y_i(w\cdot\phi(x_i) + b) \ge 1 - \xi_i},\ \ \allowbreak{\xi_i \ge 0}",
     r"\text{dual: }\max_{\alpha}\ \sum_i \alpha_i - \tfrac12 \sum_{i,j} \alpha_i\alpha_j y_i y_j K(x_i, x_j)"
-    r"\ \ \text{s.t. } 0 \le \alpha_i \le C,\ \ \sum_i \alpha_i y_i = 0\ (\text{with offset}) \quad"
-    r"\Rightarrow\quad w = \sum_i \alpha_i y_i \phi(x_i)")
+    r"\ \ \allowbreak\text{s.t. } {0 \le \alpha_i \le C},\ \ \allowbreak{\sum_i \alpha_i y_i = 0}"
+    r"\ (\text{with offset}) \quad\Rightarrow\quad {w = \sum_i \alpha_i y_i \phi(x_i)}")
 page.presets_row(PRESETS)
 
 

@@ -1,8 +1,9 @@
-"""The real app in headless Debian Chromium at a projector's 1280 × 720 in presenter mode and at a phone's 390 × 844:
-nothing is cut off, nothing but a display equation scrolls sideways, a figure is on the first screen, plot text is
-at least 18 px on the projector; Share gives a link (and a QR code of it) that reopens the view with the chosen
-controls hidden; a tap on a phone adds a point; the charts follow a dark theme. Saves a screenshot of every page
-at both sizes (artifacts/screenshots/)."""
+"""The real app in headless Debian Chromium at a projector's 1280 × 720 in presenter mode, at 1440 × 900 and at a
+phone's 390 × 844: nothing is cut off, nothing but a display equation scrolls sideways (and that only on a phone), no
+text of a chart runs into another or under its modebar; a figure is on the first screen, plot text is at least 18 px
+on the projector; Share gives a link (and a QR code of it) that reopens the view with the chosen controls hidden; a
+tap on a phone adds a point; the charts follow a dark theme. Saves a screenshot of every page at each size
+(artifacts/screenshots/)."""
 
 import io
 from urllib.parse import parse_qs, urlparse
@@ -15,6 +16,7 @@ from test_browser import FIGURES_JS, PAGES, SHOTS, plot_box, wait_for_points, wa
 pytestmark = pytest.mark.browser
 
 PROJECTOR = {"width": 1280, "height": 720}
+DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 # Every element of the main area that is cut off or scrolls sideways. Cut off: it clips its content (overflow
@@ -56,6 +58,51 @@ PLOT_TEXT_JS = """() => {
     return least;
 }"""
 
+# Every text of every chart on the page that runs into another one or under the chart's modebar (shown while the
+# pointer is on the chart), by their boxes: an axis title keeps 3 px from any other text, other texts may touch but
+# not overlap.
+PLOT_OVERLAPS_JS = """() => {
+    const found = [];
+    for (const gd of document.querySelectorAll('.stMain .js-plotly-plot')) {
+        if (!gd.offsetParent) continue;
+        const key = (gd.closest('[class*="st-key-"]').className.match(/st-key-(\\S+)/) || [])[1];
+        const items = [...gd.querySelectorAll('svg text')]
+            .filter(t => !t.closest('.hoverlayer') && t.textContent.trim())
+            .map(t => ({el: t, r: t.getBoundingClientRect(), title: Boolean(t.closest('.g-xtitle, .g-ytitle')),
+                        what: JSON.stringify(t.textContent.slice(0, 30))}));
+        const bar = gd.querySelector('.modebar');
+        if (bar) items.push({el: bar, r: bar.getBoundingClientRect(), title: false, what: 'the modebar'});
+        const drawn = items.filter(i => i.r.width > 0.5 && i.r.height > 0.5);
+        for (const [k, a] of drawn.entries()) for (const b of drawn.slice(k + 1)) {
+            if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+            const gap = a.title || b.title ? 3 : -1;
+            const x = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+            const y = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+            if (x > -gap && y > -gap) found.push(`${key}: ${a.what} and ${b.what}`);
+        }
+    }
+    return found;
+}"""
+# every display equation that is wider than its column (it scrolls sideways: a part of it is out of view)
+CUT_FORMULAS_JS = """() => [...document.querySelectorAll('.stMain .katex-display')]
+    .filter(e => e.clientWidth > 1 && e.scrollWidth > e.clientWidth + 1)
+    .map(e => `${e.querySelector('annotation').textContent.slice(0, 60)}: ${e.scrollWidth} > ${e.clientWidth} px`)"""
+
+
+def draw_every_chart(page):
+    """Wait until every chart on the page is drawn (one far from the window is drawn once, then when it comes near)."""
+    page.wait_for_function("""() => [...document.querySelectorAll('.stMain .kl-plot')]
+        .every(e => !e.offsetParent || e.getAttribute('data-kl-draws'))""", timeout=30_000)
+
+
+def unfold_the_prose(page):
+    """Open the expanders presenter mode and a phone fold the prose and the formulas into."""
+    for label in ("The idea and the key formulas", "The rest of the text and the formulas"):
+        for summary in page.locator('[data-testid="stMain"] [data-testid="stExpander"] summary', has_text=label).all():
+            summary.click()
+    wait_idle(page)
+    page.wait_for_timeout(500)
+
 
 def open_page(browser, url, viewport, **context):
     ctx = browser.new_context(viewport=viewport, **context)
@@ -90,9 +137,26 @@ def test_presenter_mode_at_1280x720_cuts_nothing_and_opens_on_a_figure_with_18px
     assert 0 <= top and bottom <= PROJECTOR["height"], f"the first figure spans {top:.0f}–{bottom:.0f} px"
     least, text = page.evaluate(PLOT_TEXT_JS)
     assert least >= 18, f"plot text {text!r} is {least} px"
+    draw_every_chart(page)
+    assert page.evaluate(PLOT_OVERLAPS_JS) == []
     # the prose is folded away, into the expander that holds it
     assert page.locator('[data-testid="stExpander"]', has_text="The idea and the key formulas").count() == 1
     full_page_shot(page, f"present-{path}", PROJECTOR["width"])
+    page.set_viewport_size(PROJECTOR)
+    unfold_the_prose(page)
+    assert page.evaluate(CUT_FORMULAS_JS) == []
+    assert not errors, errors
+    ctx.close()
+
+
+@pytest.mark.parametrize("path", [p for p, _ in PAGES])
+def test_at_1440x900_no_formula_is_cut_and_no_chart_text_overlaps(browser, app_url, path):
+    ctx, page, errors = open_page(browser, f"{app_url}/{path}", DESKTOP)
+    assert page.evaluate(OVERFLOW_JS) == []
+    assert page.evaluate(CUT_FORMULAS_JS) == []
+    draw_every_chart(page)
+    assert page.evaluate(PLOT_OVERLAPS_JS) == []
+    full_page_shot(page, f"desktop-{path}", DESKTOP["width"])
     assert not errors, errors
     ctx.close()
 
@@ -106,6 +170,8 @@ def test_a_phone_at_390px_cuts_nothing_opens_on_a_figure_and_reaches_the_data_co
     assert page.evaluate(OVERFLOW_JS) == []
     # no modebar over the legends on a narrow chart
     assert page.locator(".stMain .modebar-container .modebar").count() == 0
+    draw_every_chart(page)
+    assert page.evaluate(PLOT_OVERLAPS_JS) == []
     full_page_shot(page, f"phone-{path}", PHONE["width"])
     # the data controls are in the main area, in an expander (the sidebar is folded away on a phone)
     data = page.locator('[data-testid="stMain"] [data-testid="stExpander"]', has_text="Data: dataset, n, noise, seed")

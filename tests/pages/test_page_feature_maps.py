@@ -217,7 +217,8 @@ def test_taylor_figures_are_identical_for_identical_inputs_and_fit_the_budget():
 
 
 def test_log_axes_label_at_most_eight_decades():
-    from figures.feature_maps import MAX_LOG_TICKS, cost_figure, taylor_error_figure
+    from figures import MAX_LOG_TICKS
+    from figures.feature_maps import cost_figure, taylor_error_figure
     wide = taylor_error_figure(np.arange(1, 41), np.logspace(0, -16, 40))       # 16 decades: every 2nd
     narrow = cost_figure(np.arange(1, 13), np.arange(1, 13), 10 * np.arange(1, 13), np.arange(1, 13))
     assert wide.layout.yaxis.dtick == 2 and narrow.layout.yaxis.dtick == 1
