@@ -62,7 +62,12 @@ const CONFIG = {
 };
 const PRESENT_FONT_PX = 18;
 const PRESENT_HEIGHT = 1.25;    // presenter mode: a figure this much taller, within the window's height
-const PRESENT_TOP_PX = 220;     // presenter mode: what is above the first figure (header bar, title, caption, buttons)
+const PRESENT_TOP_PX = 300;     // presenter mode: what is above a slide's first figure (title, sentence, examples)
+// presenter mode, the heights of: a horizontal colour bar with its labels and title, a legend's entry, and the
+// modebar's room with an x axis's labels and title (all at PRESENT_FONT_PX)
+const PRESENT_BAR_PX = 80;
+const LEGEND_ROW_PX = 27;
+const PRESENT_AXES_PX = 90;
 const NARROW_PX = 560;          // a chart narrower than this has no modebar
 const CLICK_SLOP_PX = 4;        // a press that moves less than this is a click, not a pan or a drag
 const DOUBLE_CLICK_MS = 400;
@@ -549,7 +554,7 @@ class Chart {
     return styled(layout, pageTheme(), this.options.present);
   }
 
-  // presenter mode: taller, within the window below the page's title; a legend the figure puts above the plot goes
+  // presenter mode: taller, within the window below a slide's head; a legend the figure puts above the plot goes
   // to its right when the chart is wide, so that a plot with equal axes gets the height it needs
   presentLayout(layout) {
     if (layout.height) {
@@ -559,20 +564,31 @@ class Chart {
     const legend = layout.legend || {};
     this.besidePlot = legend.orientation === "h" && legend.y >= 1 && this.width > 1.3 * (layout.height || 450);
     if (this.besidePlot) {
-      layout.legend = {...legend, orientation: "v", x: 1.02, xanchor: "left", y: 1, yanchor: "top"};
-      // the space a colour bar under the plot needed (it goes beside the plot, see presentData)
-      if (layout.margin) layout.margin = {...layout.margin, b: Math.min(layout.margin.b ?? 10, 10)};
+      // entries without the gap between legend groups (every line of a decision plot is a group of its own)
+      layout.legend = {...legend, orientation: "v", x: 1.02, xanchor: "left", y: 1, yanchor: "top", tracegroupgap: 0};
+      // a colour bar under the plot goes beside it too, under the legend, where the legend leaves it room (see
+      // presentData); the space it needed under the plot is then given to the plot
+      const plot = (layout.height || 450) - (layout.margin?.t ?? 100) - PRESENT_AXES_PX;
+      this.barBeside = this.legendEntries() * LEGEND_ROW_PX + PRESENT_BAR_PX <= plot;
+      if (this.barBeside && layout.margin) layout.margin = {...layout.margin, b: Math.min(layout.margin.b ?? 10, 10)};
     }
   }
 
-  // presenter mode, legend beside the plot: a horizontal colour bar under the plot goes there too, under the legend
+  // the entries of the figure's legend: its traces with a name, one per legend group
+  legendEntries() {
+    const shown = this.figure.data.filter((t) => t.name && t.type !== "heatmap" && t.showlegend !== false);
+    return new Set(shown.map((t) => t.legendgroup || t.name)).size;
+  }
+
+  // presenter mode, legend beside the plot: a colour bar under the plot goes there too, under the legend (still
+  // horizontal: it takes less of the height)
   presentData(data) {
-    if (!this.options.present || !this.besidePlot) return data;
+    if (!this.options.present || !this.besidePlot || !this.barBeside) return data;
     return data.map((trace) => {
       const bar = trace.colorbar;
       if (!bar || bar.orientation !== "h") return trace;
-      return {...trace, colorbar: {...bar, orientation: "v", x: 1.02, xanchor: "left", y: 0, yanchor: "bottom",
-                                   len: 0.3, thickness: 14, title: {...(bar.title || {}), side: "right"}}};
+      return {...trace, colorbar: {...bar, x: 1.02, xanchor: "left", y: 0, yanchor: "bottom", lenmode: "pixels",
+                                   len: 200, thickness: 14}};
     });
   }
 

@@ -138,14 +138,13 @@ def cubic_section():
                    x, y, ratio, T, stochastic, int(st.session_state["seed"]))
 
 
-page.section("1 · Check K(x, z) = φ(x)·φ(z) on two points")
-check_section()
-st.divider()
-page.section("2 · What the trick saves: explicit features versus the kernel", COST_TEXT)
-cost_section()
-st.divider()
-page.section("3 · The Gaussian kernel is an infinite feature map", TAYLOR_TEXT, TAYLOR_LATEX)
-taylor_section()
-st.divider()
-page.section("4 · Cubic house prices: gradient descent on θ, and the same run on β", CUBIC_TEXT, CUBIC_LATEX)
-cubic_section()
+with page.section("1 · Check K(x, z) = φ(x)·φ(z) on two points", key="check"):
+    check_section()
+with page.section("2 · What the trick saves: explicit features versus the kernel", COST_TEXT, key="cost", divider=True):
+    cost_section()
+with page.section("3 · The Gaussian kernel is an infinite feature map", TAYLOR_TEXT, TAYLOR_LATEX, key="taylor",
+                  examples=PRESETS, divider=True):
+    taylor_section()
+with page.section("4 · Cubic house prices: gradient descent on θ, and the same run on β", CUBIC_TEXT, CUBIC_LATEX,
+                  key="cubic", examples=PRESETS, divider=True):
+    cubic_section()
