@@ -78,14 +78,19 @@ def has_deferred_frames(fig):
 MAX_LOG_TICKS = 8
 
 
-def log_dtick(traces):
-    """The dtick of a log y axis over the traces' positive y: a label at every k-th power of ten, at most
-    MAX_LOG_TICKS of them (the Taylor error spans 16 decades); on less than two decades "D2", labels at the 2s and
-    5s between the powers of ten (plotly.js's own choice there, every digit, runs them into each other)."""
+def log_ticks(traces):
+    """The labels of a log y axis over the traces' positive y, as axis settings to update its own with: a label at
+    every k-th power of ten, at most MAX_LOG_TICKS of them (the Taylor error spans 16 decades); on less than two decades
+    at the 1s, 2s and 5s, as plain numbers in the axis' font (plotly.js's own choice there labels every digit, small,
+    and the digits ran into each other)."""
     y = np.concatenate([np.asarray(t["y"], dtype=np.float64).ravel() for t in traces])
     y = y[np.isfinite(y) & (y > 0)]
     decades = np.log10(y.max() / y.min()) if y.size else 0.0
-    return "D2" if decades < 2 else max(1, int(np.ceil(decades / MAX_LOG_TICKS)))
+    if not y.size or decades >= 2:
+        return {"dtick": max(1, int(np.ceil(decades / MAX_LOG_TICKS)))}
+    powers = 10.0 ** np.arange(np.floor(np.log10(y.min())), np.ceil(np.log10(y.max())) + 1)
+    values = (powers[:, None] * (1.0, 2.0, 5.0)).ravel().tolist()
+    return {"tickvals": values, "ticktext": [f"{v:g}" for v in values]}
 
 
 # plotly.js's names of the dtypes it decodes from base64 (plotly.py's _plotly_utils.utils.plotlyjsShortTypes), by

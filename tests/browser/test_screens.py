@@ -59,7 +59,7 @@ PLOT_TEXT_JS = """() => {
 
 # Every text of every chart on the page that runs into another one or under the chart's modebar (shown while the
 # pointer is on the chart), by their boxes: an axis title keeps 3 px from any other text, other texts may touch but
-# not overlap.
+# not overlap; and every text that reaches past the chart's edge (cut off).
 PLOT_OVERLAPS_JS = """() => {
     const found = [];
     for (const gd of document.querySelectorAll('.stMain .js-plotly-plot')) {
@@ -72,6 +72,11 @@ PLOT_OVERLAPS_JS = """() => {
         const bar = gd.querySelector('.modebar');
         if (bar) items.push({el: bar, r: bar.getBoundingClientRect(), title: false, what: 'the modebar'});
         const drawn = items.filter(i => i.r.width > 0.5 && i.r.height > 0.5);
+        const edge = gd.getBoundingClientRect();
+        for (const {r, what} of drawn) {
+            const out = Math.max(edge.left - r.left, r.right - edge.right, edge.top - r.top, r.bottom - edge.bottom);
+            if (out > 1) found.push(`${key}: ${what} is cut off`);
+        }
         for (const [k, a] of drawn.entries()) for (const b of drawn.slice(k + 1)) {
             if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
             const gap = a.title || b.title ? 3 : -1;

@@ -223,3 +223,10 @@ def test_log_axes_label_at_most_eight_decades():
     narrow = cost_figure(np.arange(1, 13), np.arange(1, 13), 10 * np.arange(1, 13), np.arange(1, 13))
     assert wide.layout.yaxis.dtick == 2 and narrow.layout.yaxis.dtick == 1
     assert 16 / wide.layout.yaxis.dtick <= MAX_LOG_TICKS
+
+
+def test_a_log_axis_over_less_than_two_decades_labels_its_1s_2s_and_5s_as_numbers():
+    from figures.regression import history_figure
+    loss = history_figure(np.arange(100), {"loss": (np.linspace(60.0, 8.0, 100), None)}, ytitle="J")
+    assert list(loss.layout.yaxis.tickvals) == [1, 2, 5, 10, 20, 50, 100, 200, 500]
+    assert list(loss.layout.yaxis.ticktext) == ["1", "2", "5", "10", "20", "50", "100", "200", "500"]
