@@ -17,8 +17,8 @@ inline script travels with every message; only an installed package's asset dire
 Message: bytes — one line of JSON options ({"mode": "plain" | "boundary" | "cells", "live": lab/live.options
 on the chart that answers a slider's moves by a route, "height": ..., "name": the
 chart's short name, "label": its text alternative, both made from the figure by figures.describe, "file": the chart's
-key, which names its PNG/SVG downloads, "replay": whether it has frames made on demand, "present": true in presenter
-mode}), a newline, then
+key, which names its PNG/SVG downloads, "replay": whether it has frames made on demand, "follow": the key of the
+chart whose player shows this chart's frames, "present": true in presenter mode}), a newline, then
 the figure's JSON from plotly.io.to_json, where numpy arrays are base64 typed arrays ({dtype, bdata, shape})
 that plotly.js decodes: no array travels as a list of numbers.
 
@@ -159,12 +159,14 @@ def _wants_frames(key, raw):
     return False
 
 
-def chart(fig, *, key, height=None, name=None, present=False, live=None):
+def chart(fig, *, key, height=None, name=None, present=False, live=None, follow=None):
     """Draw `fig` (a go.Figure, e.g. from figures.figure) and redraw it in place on later reruns. name: what a
     screen reader calls it, when its title or axes do not tell it from another chart on the page; present:
-    presenter mode; live: lab/live.options, the section's sliders whose moves a route answers."""
+    presenter mode; live: lab/live.options, the section's sliders whose moves a route answers; follow: the key of a
+    chart with a replay whose player also steps this chart's frames (it has no player of its own)."""
     live = {"live": live} if live else {}
-    _component(key=key, data=_message(fig, key, name, present, "plain", height=height, **live),
+    follow = {"follow": follow} if follow else {}
+    _component(key=key, data=_message(fig, key, name, present, "plain", height=height, **live, **follow),
                on_event_change=lambda: _wants_frames(key, st.session_state[key].get("event")))
 
 

@@ -240,10 +240,12 @@ def fitted_table(columns, column_config, height=None):
     st.table(pa.table(text), hide_index=True, height=height or "content")
 
 
-def chart(fig, key, name=None, section=None):
+def chart(fig, key, name=None, section=None, replay_with=None):
     """Draw a figure, updated in place on later reruns (lab/live_chart.py); name: see live_chart.chart; section: the
-    live section (lab/section.py) whose sliders' moves its route answers at once, given on one chart of it."""
-    live_chart.chart(fig, key=key, name=name, present=presenting(), live=section and live.options(section))
+    live section (lab/section.py) whose sliders' moves its route answers at once, given on one chart of it;
+    replay_with: the key of the chart whose player replays this figure's frames with its own, in step."""
+    live_chart.chart(fig, key=key, name=name, present=presenting(), live=section and live.options(section),
+                     follow=replay_with)
 
 
 def _apply_event(event):

@@ -14,10 +14,12 @@
 //   double-click it (or click it with "Delete points" on)  {op: "remove", i}
 // Cell plots (mode "cells": a heatmap whose cells are choices) send a click on the plot area as
 //   {op: "cell", x, y}  (data coordinates; the server rounds them to a cell)
-// A figure with frames gets Play / Step / Reset buttons that replay the frames here (Plotly.react of the
-// figure with each frame merged in), without a server round trip per frame. A figure whose frames the server
-// makes on demand (options.replay) gets the buttons too: the first Play or Step sends {op: "frames"}, and the
-// figure that comes back with its frames is played.
+// A figure with frames gets Play (Pause while it plays) / Step / Reset buttons that replay the frames here
+// (Plotly.react of the figure with each frame merged in), without a server round trip per frame. A figure whose
+// frames the server makes on demand (options.replay) gets the buttons too: the first Play or Step sends
+// {op: "frames"}, and the figure that comes back with its frames is played. A chart that follows another's replay
+// (options.follow: that chart's key) has no buttons of its own and shows the frame its leader shows. A button that
+// cannot act now is marked so (aria-disabled), never disabled: a disabled button drops the keyboard's focus.
 //
 // Live moves (options.live, lab/live.py): the moment one of the section's sliders (options.live.controls)
 // takes a new value, the element asks the page's route for the figures of the charts on or near the screen at that
@@ -43,7 +45,8 @@ const CSS = `
   font: 0.85rem "Source Sans Pro", sans-serif; color: inherit; min-height: 1.9rem; }
 .kl-chart .kl-bar button { font: inherit; color: inherit; background: transparent; border: 1px solid #9a9aa6;
   border-radius: 0.4rem; padding: 0.15rem 0.6rem; cursor: pointer; }
-.kl-chart .kl-bar button:hover { border-color: #7b3294; color: #7b3294; }
+.kl-chart .kl-bar button:not([aria-disabled="true"]):hover { border-color: #7b3294; color: #7b3294; }
+.kl-chart .kl-bar button[aria-disabled="true"] { opacity: 0.45; cursor: default; }
 .kl-chart .kl-bar button:focus-visible { outline: 2px solid #7b3294; outline-offset: 1px; }
 .kl-chart .kl-bar button[aria-pressed="true"] { background: rgba(123, 50, 148, 0.18); border-color: #7b3294; }
 .kl-chart .kl-bar .kl-status { margin-right: auto; font-variant-numeric: tabular-nums; }
@@ -68,6 +71,9 @@ const PRESENT_TOP_PX = 300;     // presenter mode: what is above a slide's first
 const PRESENT_BAR_PX = 80;
 const LEGEND_ROW_PX = 27;
 const PRESENT_AXES_PX = 90;
+// the names of a replay's Play button, which is Pause while the frames play
+const PLAY = "Play the training animation";
+const PAUSE = "Pause the training animation";
 const NARROW_PX = 560;          // a chart narrower than this has no modebar
 const CLICK_SLOP_PX = 4;        // a press that moves less than this is a click, not a pan or a drag
 const DOUBLE_CLICK_MS = 400;
@@ -309,7 +315,7 @@ class Chart {
     this.status = document.createElement("span");
     this.status.className = "kl-status";
     this.status.setAttribute("aria-live", "polite");
-    this.play = button("▶ Play", "Play the training animation", () => this.playFrames());
+    this.play = button("▶ Play", PLAY, () => (this.playing ? this.pause() : this.playFrames()));
     this.step = button("Step", "Step: show the next frame of the animation", () => this.stepFrame());
     this.restart = button("Reset", "Reset: back to the first frame of the animation", () => this.showFrame(0));
     this.frameButtons = [this.status, this.play, this.step, this.restart];
@@ -344,7 +350,8 @@ class Chart {
     const name = this.options.name || "chart";
     this.gd.setAttribute("role", "figure");
     this.gd.setAttribute("aria-label", this.options.label || name);
-    for (const [b, text] of [[this.play, "Play the training animation"],
+    this.status.setAttribute("aria-live", this.options.follow ? "off" : "polite");  // its leader's player says it
+    for (const [b, text] of [[this.play, this.playing ? PAUSE : PLAY],
                              [this.step, "Step: show the next frame of the animation"],
                              [this.restart, "Reset: back to the first frame of the animation"],
                              [this.delete, "Delete points: while on, a click on one of your points removes it"],
@@ -501,7 +508,9 @@ class Chart {
 
   layoutBar() {
     const wanted = [];
-    if (this.frameNames.length || this.options.replay) {
+    if (this.options.follow && this.frameNames.length) {
+      wanted.push(this.status);
+    } else if (this.frameNames.length || this.options.replay) {
       wanted.push(...this.frameButtons);
     } else {
       wanted.push(this.spacer);
@@ -651,9 +660,12 @@ class Chart {
     // Plotly writes what the student changes (ranges, camera, hidden traces) into the figure it drew:
     // start again from the figure as sent
     this.figure = JSON.parse(this.figureText);
-    this.frame = -1;
+    if (this.options.follow) {   // a follower keeps its leader's frame
+      this.draw();
+      return;
+    }
     this.playing = false;
-    this.draw();
+    this.toFrame(-1);
   }
 
   setDeleting(on) {
@@ -671,8 +683,10 @@ class Chart {
     this.status.textContent = this.pending ? "loading the replay…" : this.playing ? `playing ${at}` : at;
     this.root.setAttribute("data-kl-frame", String(this.frame));
     this.root.setAttribute("data-kl-playing", String(this.playing));
-    this.play.disabled = this.playing || Boolean(this.pending);
-    this.step.disabled = this.playing || Boolean(this.pending) || (n > 0 && this.frame >= n - 1);
+    this.play.textContent = this.playing ? "❚❚ Pause" : "▶ Play";
+    this.label();
+    this.play.setAttribute("aria-disabled", String(Boolean(this.pending)));
+    this.step.setAttribute("aria-disabled", String(Boolean(this.pending) || (n > 0 && this.frame >= n - 1)));
   }
 
   // the frames of a replay the server makes on demand: ask once, then play or step when they come
@@ -683,16 +697,41 @@ class Chart {
     this.send("event", {op: "frames"});
   }
 
+  // the charts that follow this one's replay (options.follow): lesson 3's α bars follow its decision plot, so that
+  // the α's on the screen are those of the boundary on the screen
+  followers() {
+    return [...charts].filter((chart) => chart !== this && chart.options.follow === this.options.file);
+  }
+
+  // frame k (-1: the figure as sent) here and on every follower
+  async toFrame(k) {
+    this.frame = k;
+    await Promise.all([this.draw(), ...this.followers().map((chart) => chart.follow(k))]);
+  }
+
+  async follow(k) {
+    if (!this.frameNames.length) return;
+    this.frame = Math.min(k, this.frameNames.length - 1);
+    this.updateFrameButtons();
+    await this.redraw();
+  }
+
   async showFrame(k) {
     if (!this.frameNames.length) return;
     this.playing = false;
-    this.frame = k;
-    await this.draw();
+    await this.toFrame(k);
   }
 
+  // Step pauses a replay that plays
   async stepFrame() {
+    if (this.pending) return;
     if (!this.frameNames.length) return this.requestFrames("step");
     if (this.frame < this.frameNames.length - 1) await this.showFrame(this.frame + 1);
+  }
+
+  pause() {
+    this.playing = false;
+    this.updateFrameButtons();
   }
 
   async playFrames() {
@@ -703,9 +742,8 @@ class Chart {
     let k = this.frame >= n - 1 ? 0 : this.frame + 1;
     this.playing = true;
     for (; k < n; k++) {
-      if (!this.playing || figureText !== this.figureText) break;  // stopped, or a new figure came
-      this.frame = k;
-      await this.draw();
+      if (!this.playing || figureText !== this.figureText) break;  // paused, stepped, or a new figure came
+      await this.toFrame(k);
       await new Promise((resolve) => setTimeout(resolve, FRAME_MS));
     }
     this.playing = false;

@@ -111,17 +111,17 @@ def lesson():
              "E_cv ≤ #SV/N": "Learning From Data: the leave-one-out error E_cv is at most (#support vectors) / N."})
 
     labels = snapshot_labels(d)
-    st.caption(f"▶ Play replays the dual's {d.n_iter:,} steps at {len(labels)} log-spaced snapshots, what each "
-               "step moved ringed in orange (SMO's pair (i, j); one α without offset). An active-set step solves "
-               "the KKT system of the support found so far: it moves many α at once.")
+    st.caption(f"▶ Play replays the dual's {d.n_iter:,} steps at {len(labels)} log-spaced snapshots in both charts, "
+               "what each step moved ringed in orange (SMO's pair (i, j); one α without offset). An active-set step "
+               "solves the KKT system of the support found so far: it moves many α at once.")
     charts = DUAL.figures(setup, train, None)
     left, right = st.columns([3, 2])
     with left:
         st.markdown("**Dual decision function** f(x) = Σ αᵢyᵢK(xᵢ, x) + b, margins f = ±1")
         page.boundary_chart(charts["pd_boundary"], key="pd_boundary", section=DUAL)
     with right:
-        st.markdown("**α per training point** against the box 0 ≤ α ≤ C")
-        page.chart(charts["pd_alpha"], key="pd_alpha")
+        st.markdown("**α per training point** against the box 0 ≤ α ≤ C, at the decision plot's step")
+        page.chart(charts["pd_alpha"], key="pd_alpha", replay_with="pd_boundary")
     if setup.space == "kernel":
         cv_view.validation_section(X, y, setup.kernel, setup.offset, setup.C)
     st.markdown("**KKT conditions, point by point**: α = 0 needs y·f ≥ 1 (non-SV), 0 < α < C needs y·f = 1 "
