@@ -75,6 +75,24 @@ def has_deferred_frames(fig):
     return getattr(fig, "_make_frames", None) is not None
 
 
+MAX_LOG_TICKS = 8
+
+
+def log_ticks(traces):
+    """The labels of a log y axis over the traces' positive y, as axis settings to update its own with: a label at
+    every k-th power of ten, at most MAX_LOG_TICKS of them (the Taylor error spans 16 decades); on less than two decades
+    at the 1s, 2s and 5s, as plain numbers in the axis' font (plotly.js's own choice there labels every digit, small,
+    and the digits ran into each other)."""
+    y = np.concatenate([np.asarray(t["y"], dtype=np.float64).ravel() for t in traces])
+    y = y[np.isfinite(y) & (y > 0)]
+    decades = np.log10(y.max() / y.min()) if y.size else 0.0
+    if not y.size or decades >= 2:
+        return {"dtick": max(1, int(np.ceil(decades / MAX_LOG_TICKS)))}
+    powers = 10.0 ** np.arange(np.floor(np.log10(y.min())), np.ceil(np.log10(y.max())) + 1)
+    values = (powers[:, None] * (1.0, 2.0, 5.0)).ravel().tolist()
+    return {"tickvals": values, "ticktext": [f"{v:g}" for v in values]}
+
+
 # plotly.js's names of the dtypes it decodes from base64 (plotly.py's _plotly_utils.utils.plotlyjsShortTypes), by
 # numpy's one-letter code (dtype.char: a C attribute; str(dtype) costs a good part of a small array's encoding)
 _TYPED = {"b": "i1", "B": "u1", "h": "i2", "H": "u2", "i": "i4", "I": "u4", "f": "f4", "d": "f8"}

@@ -135,8 +135,9 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
     ys = np.asarray(ys, dtype=np.float32)
     traces = [dict(type="heatmap",
         x=xs, y=ys, z=Z, zmin=-F_RANGE, zmax=F_RANGE, colorscale=DIVERGING, name="f(x)", zsmooth="fast",
-        # under the plot: beside an equal-aspect plot a vertical bar floats far to its right
-        colorbar=dict(title=dict(text="f(x)", side="right"), orientation="h", thickness=10, len=0.6,
+        # under the plot: beside an equal-aspect plot a vertical bar floats far to its right; the title under the
+        # bar's labels (beside the bar it ran into the label −2, above it into the axis title x₁)
+        colorbar=dict(title=dict(text="f(x)", side="bottom"), orientation="h", thickness=10, len=0.6,
                       x=0.5, xanchor="center", y=-0.22, yanchor="top"),
         hovertemplate="x₁=%{x:.2f}, x₂=%{y:.2f}<br>f=%{z:.3f}<extra></extra>",
     )]

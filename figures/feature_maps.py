@@ -6,7 +6,7 @@ counts and errors as float64 (float32 would round counts above 2²⁴).
 
 import numpy as np
 
-from figures import figure
+from figures import figure, log_ticks
 from figures.palette import EMPHASIS, EXACT, GREYS, OKABE_ITO
 
 EXPLICIT_COLOR = OKABE_ITO["reddish purple"]
@@ -23,28 +23,17 @@ def _vline(x):
                 line=dict(color=GREYS["light"], dash="dot", width=1.5))
 
 
-MAX_LOG_TICKS = 8
-
-
-def _decade_step(traces):
-    """Decades between labelled ticks of a log axis over the traces' positive y: 1, or more when a label
-    per decade would not fit (the Taylor error spans 16 decades)."""
-    y = np.concatenate([np.asarray(t["y"], dtype=np.float64).ravel() for t in traces])
-    y = y[np.isfinite(y) & (y > 0)]
-    decades = np.log10(y.max() / y.min()) if y.size else 0.0
-    return max(1, int(np.ceil(decades / MAX_LOG_TICKS)))
-
-
 def _figure(traces, *, xtitle, ytitle, uirevision, ytype="linear", height=HEIGHT, shapes=(), annotations=(),
             yrange=None):
+    # the title kept clear of the widest tick label (10⁻¹⁰, drawn with a superscript, touched it)
+    yaxis = dict(title=dict(text=ytitle, standoff=12), type=ytype, exponentformat="power", range=yrange)
+    if ytype == "log":
+        yaxis.update(log_ticks(traces))
     # traces and layout in one go: add_vline and update_layout afterwards cost several times as much
     return figure(traces, layout=dict(
         height=height, margin=dict(l=10, r=10, t=10, b=10), shapes=list(shapes), annotations=list(annotations),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), uirevision=uirevision,
-        xaxis=dict(title=xtitle),
-        # log axes: labelled ticks at powers of ten, at most MAX_LOG_TICKS of them
-        yaxis=dict(title=ytitle, type=ytype, exponentformat="power",
-                   dtick=_decade_step(traces) if ytype == "log" else None, range=yrange),
+        xaxis=dict(title=xtitle), yaxis=yaxis,
     ))
 
 
@@ -58,7 +47,8 @@ def cost_figure(degrees, feature_dims, explicit_ops, kernel_ops, *, current=None
                          line=dict(color=color, width=2.5, dash=dash), marker=dict(size=6),
                          hovertemplate="p=%{x}<br>%{y:,.0f}<extra>" + name + "</extra>")
               for name, values, color, dash in series]
-    xtitle = "p (polynomial degree)" + ("" if n_features is None else f", input dimension d = {n_features}")
+    # short enough for a phone's width
+    xtitle = "p (polynomial degree)" + ("" if n_features is None else f", d = {n_features}")
     return _figure(traces, xtitle=xtitle, ytitle="count (log scale)", uirevision="cost", ytype="log",
                    shapes=[] if current is None else [_vline(float(current))])
 

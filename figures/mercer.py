@@ -21,14 +21,16 @@ def gram_heatmap(K, y, *, height=420):
     lines = (dict(x0=split, x1=split, y0=-0.5, y1=m - 0.5), dict(x0=-0.5, x1=m - 0.5, y0=split, y1=split))
     # trace and layout in one go: add_shape and update_layout afterwards cost several times as much
     return figure([dict(
-        type="heatmap", z=K, colorscale=GRAM_SCALE, zmid=0.0, colorbar=dict(title=dict(text="K(xᵢ, xⱼ)"), thickness=12),
+        type="heatmap", z=K, colorscale=GRAM_SCALE, zmid=0.0,
+        # the bar's title beside it, not above it, where it ran into the label of 1
+        colorbar=dict(title=dict(text="K(xᵢ, xⱼ)", side="right"), thickness=12),
         hovertemplate="i=%{y}, j=%{x}<br>K=%{z:.4g}<extra></extra>",
     )], layout=dict(
         shapes=[dict(type="line", line=dict(color="black", width=1.5), **line) for line in lines],
         height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="gram",
         title=dict(text="Gram matrix K (class −1 first, then class +1)", font=dict(size=14)),
-        xaxis=dict(title="j", constrain="domain"),
-        yaxis=dict(title="i", autorange="reversed", scaleanchor="x", scaleratio=1),
+        xaxis=dict(title="column j", constrain="domain"),
+        yaxis=dict(title="row i", autorange="reversed", scaleanchor="x", scaleratio=1),
     ))
 
 
@@ -62,7 +64,9 @@ def spectrum_figure(eigenvalues, threshold, *, height=420, title="Eigenvalues of
                           showarrow=False, xanchor="right", yanchor="bottom", font=dict(color=GREYS["mid"], size=11))],
         height=height, margin=dict(l=10, r=10, t=30, b=10), uirevision="spectrum",
         title=dict(text=title, font=dict(size=14)),
-        legend=dict(orientation="h", yanchor="top", y=-0.15, x=0),
+        # at the bottom of the figure, under the axis title (at a fraction of the plot's height below it, the
+        # legend ran into the title)
+        legend=dict(orientation="h", yref="container", yanchor="bottom", y=0, x=0),
         xaxis=dict(title="rank"), yaxis=dict(title="|λ| (log scale)", type="log", exponentformat="power"),
     ))
 

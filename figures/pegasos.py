@@ -171,4 +171,6 @@ def mistakes_figure(mistakes, *, height=220):
     return figure([dict(type="bar", x=epochs, y=np.asarray(mistakes, dtype=np.int32), marker=dict(color=GREYS["dark"]),
                         hovertemplate="epoch %{x}: %{y} mistakes<extra></extra>")],
                   layout=dict(height=height, margin=dict(l=10, r=10, t=10, b=10), uirevision="mistakes",
-                                 xaxis=dict(title="epoch"), yaxis=dict(title="mistakes", rangemode="tozero")))
+                                 # whole epochs only (plotly.js put a label at 0.5, into the y axis' 0)
+                                 xaxis=dict(title="epoch", tick0=1, dtick=max(1, -(-len(mistakes) // 10))),
+                                 yaxis=dict(title="mistakes", rangemode="tozero")))

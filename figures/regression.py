@@ -5,7 +5,7 @@ Pure functions (arrays, options) -> go.Figure; arrays go out as float32.
 
 import numpy as np
 
-from figures import figure, plot_values
+from figures import figure, log_ticks, plot_values
 from figures.palette import BLUE, EMPHASIS, EXACT, GREYS, PRIMAL, VERMILLION, tint
 
 DATA_COLOR = GREYS["dark"]
@@ -27,6 +27,8 @@ def _f32(a):
 def _figure(traces, *, title, xtitle, ytitle, uirevision, height=HEIGHT, ytype="linear", yrange=None, frames=None):
     # traces and layout in one go: add_trace and update_layout afterwards cost several times as much
     yaxis = dict(title=ytitle, type=ytype, exponentformat="power")
+    if ytype == "log":
+        yaxis.update(log_ticks(traces))
     if yrange is not None:
         yaxis["range"] = list(yrange)
     return figure(traces, frames=frames, layout=dict(

@@ -17,8 +17,8 @@ inline script travels with every message; only an installed package's asset dire
 Message: bytes — one line of JSON options ({"mode": "plain" | "boundary" | "cells", "live": {"route": the route of
 the decision plot's section (lab/live.py)}, "height": ..., "name": the
 chart's short name, "label": its text alternative, both made from the figure by figures.describe, "file": the chart's
-key, which names its PNG/SVG downloads, "replay": whether it has frames made on demand, "present": true in presenter
-mode}), a newline, then
+key, which names its PNG/SVG downloads, "replay": whether it has frames made on demand, "follow": the key of the
+chart whose player shows this chart's frames, "present": true in presenter mode}), a newline, then
 the figure's JSON from plotly.io.to_json, where numpy arrays are base64 typed arrays ({dtype, bdata, shape})
 that plotly.js decodes: no array travels as a list of numbers.
 
@@ -164,11 +164,13 @@ def _wants_frames(key, raw):
     return False
 
 
-def chart(fig, *, key, height=None, name=None, present=False):
+def chart(fig, *, key, height=None, name=None, present=False, follow=None):
     """Draw `fig` (a go.Figure, e.g. from figures.figure) and redraw it in place on later reruns. name: what a
     screen reader calls it, when its title or axes do not tell it from another chart on the page; present:
-    presenter mode."""
-    component(key=key, data=_message(fig, key, name, present, "plain", height=height),
+    presenter mode; follow: the key of a chart with a replay whose player also steps this chart's frames (it has no
+    player of its own)."""
+    follow = {"follow": follow} if follow else {}
+    component(key=key, data=_message(fig, key, name, present, "plain", height=height, **follow),
                on_event_change=lambda: _wants_frames(key, st.session_state[key].get("event")))
 
 

@@ -7,6 +7,8 @@ lesson's compute module; the figures (`chart`, `boundary_chart`); and an expande
 A section whose controls should rerun only itself is a `fragment`; its heading and fixed prose (`section`) are written
 before the fragment is called, outside it: a fragment's rerun sends every element in it again and the browser renders
 each anew (markdown parsed, formulas typeset), whether or not it changed.
+A page's head and each section are containers with keys of their own (HEAD, SLIDE), so that presenter mode and a phone
+can show each section as a slide (lab/present.py): its title, one sentence and its worked examples, then its figures.
 """
 
 import contextlib
@@ -24,6 +26,11 @@ from lab.section import POINTS
 from lab.state import FIELDS
 
 _RERUN_APP = "_rerun_app"
+# the key prefixes of a section's container (a slide) and of the head of a section or of the page (lab/present.py)
+SLIDE = "kl_slide_"
+HEAD = "kl_head_"
+# the key of the page's row of worked examples
+PRESETS_KEY = "kl_presets"
 # the url path of the page this session shows, set by app.py on every run (a fragment rerun keeps it)
 VIEW_PATH = "_view_path"
 
@@ -50,25 +57,70 @@ def compact():
 
 
 def header(title, text, *formulas):
-    """The page's title, its few sentences and its key formulas; in presenter mode and on a phone the sentences
-    and formulas are folded into an expander, so that a figure is on the first screen."""
-    st.title(title)
-    with st.expander("The idea and the key formulas") if compact() else contextlib.nullcontext():
-        _prose(text, formulas)
+    """The page's title, its few sentences and its key formulas, in the page's head. In presenter mode and on a phone
+    only the first sentence stays under the title; the rest and the formulas are folded into an expander after it, which
+    lab/present.py puts at the end of the page, so that a figure follows the title."""
+    with st.container(key=f"{HEAD}page"):
+        st.title(title)
+        rest = _prose(text, formulas)
+    _folded(rest, formulas, "The idea and the key formulas")
+
+
+def first_sentence(text):
+    """(text's first sentence, the rest): it ends at a full stop, question or exclamation mark followed by a space,
+    outside $…$ math."""
+    math = False
+    for k, ch in enumerate(text):
+        if ch == "$" and text[k - 1:k] != "\\":
+            math = not math
+        elif ch in ".?!" and not math and text[k + 1:k + 2].isspace():
+            return text[:k + 1], text[k + 1:].strip()
+    return text, ""
 
 
 def _prose(text, formulas):
+    """The text and the formulas; when `compact()`, only the text's first sentence: returns the rest of the text, for
+    `_folded`."""
+    if compact():
+        lead, rest = first_sentence(text or "")
+        if lead:
+            st.markdown(lead)
+        return rest
     if text:
         st.markdown(text)
     for formula in formulas:
         st.latex(formula)
+    return ""
 
 
-def section(title, text=None, *formulas):
-    """A section's heading, its fixed prose and formulas. Call it outside the section's fragment, just before it:
-    what a fragment draws is drawn again by the browser on every move of its controls (docs/PERFORMANCE.md)."""
-    st.subheader(title)
-    _prose(text, formulas)
+def _folded(rest, formulas, label):
+    """When `compact()`, what `_prose` left out (the rest of the text, the formulas) in an expander."""
+    if compact() and (rest or formulas):
+        with st.expander(label):
+            if rest:
+                st.markdown(rest)
+            for formula in formulas:
+                st.latex(formula)
+
+
+@contextlib.contextmanager
+def section(title, text=None, *formulas, key, examples=(), divider=False):
+    """A section of the page: `with page.section(...): its_fragment()`. Its head (a rule above it with `divider`, its
+    heading, its fixed prose and formulas) is written outside the fragment: what a fragment draws is drawn again by the
+    browser on every move of its controls (docs/PERFORMANCE.md). All of it sits in a container of its own (`key`: the
+    section's name), a slide in presenter mode and on a phone (lab/present.py): there the head shows the text's first
+    sentence and the worked examples of `examples` that name this section (Preset.section), and the rest of the text
+    and the formulas are folded into an expander at the end of the section."""
+    with st.container(key=f"{SLIDE}{key}"):
+        with st.container(key=f"{HEAD}{key}"):
+            if divider:
+                st.divider()
+            st.subheader(title)
+            rest = _prose(text, formulas)
+            if compact():
+                _examples_row([p for p in examples if p.section == key], f"kl_examples_{key}")
+        yield
+        _folded(rest, formulas, "The rest of the text and the formulas")
 
 
 def _apply(preset):
@@ -80,8 +132,15 @@ def _apply(preset):
 
 def presets_row(examples):
     """The page's worked examples (lab/presets.py) as a row of buttons under the header; each one's help names
-    its source, what to expect and its link."""
-    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+    its source, what to expect and its link. In presenter mode and on a phone, an example of a section is in that
+    section's head instead (`section`)."""
+    _examples_row([p for p in examples if not (p.section and compact())], PRESETS_KEY)
+
+
+def _examples_row(examples, key):
+    if not examples:
+        return
+    with st.container(horizontal=True, gap="small", vertical_alignment="center", key=key):
         st.markdown("**The notes' examples:**", width="content")
         for p in examples:
             st.button(p.name, key=f"preset_{p.key}", on_click=_apply, args=(p,), icon=":material/school:",
@@ -181,9 +240,10 @@ def fitted_table(columns, column_config, height=None):
     st.table(pa.table(text), hide_index=True, height=height or "content")
 
 
-def chart(fig, key, name=None):
-    """Draw a figure, updated in place on later reruns (lab/live_chart.py); name: see live_chart.chart."""
-    live_chart.chart(fig, key=key, name=name, present=presenting())
+def chart(fig, key, name=None, replay_with=None):
+    """Draw a figure, updated in place on later reruns (lab/live_chart.py); name: see live_chart.chart; replay_with:
+    the key of the chart whose player replays this figure's frames with its own, in step."""
+    live_chart.chart(fig, key=key, name=name, present=presenting(), follow=replay_with)
 
 
 def _apply_event(event):

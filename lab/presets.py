@@ -26,7 +26,8 @@ CIRCLE_DATA = (("dataset", "circle_rule"), ("n", 100), ("seed", 0), ("only_mine"
 @dataclass(frozen=True)
 class Preset:
     """A worked example. key: its id (button key, tests); values: (schema key, value) pairs; tab: lesson 5's tab
-    to open (its tabs are bound to the link as TAB_KEY, outside the schema); expect: what the page then shows."""
+    to open (its tabs are bound to the link as TAB_KEY, outside the schema); expect: what the page then shows;
+    section: the key of the page's section it belongs to (lab/page.py's `section`), where presenter mode shows it."""
 
     key: str
     name: str
@@ -35,6 +36,7 @@ class Preset:
     values: tuple
     expect: str
     tab: str | None = None
+    section: str | None = None
 
     def link(self):
         """The page's path and query that reopen this view: every value that differs from its default (a default

@@ -22,10 +22,12 @@
 // them.
 // Cell plots (mode "cells": a heatmap whose cells are choices) send a click on the plot area as
 //   {op: "cell", x, y}  (data coordinates; the server rounds them to a cell)
-// A figure with frames gets Play / Step / Reset buttons that replay the frames here (Plotly.react of the
-// figure with each frame merged in), without a server round trip per frame. A figure whose frames the server
-// makes on demand (options.replay) gets the buttons too: the first Play or Step sends {op: "frames"}, and the
-// figure that comes back with its frames is played.
+// A figure with frames gets Play (Pause while it plays) / Step / Reset buttons that replay the frames here
+// (Plotly.react of the figure with each frame merged in), without a server round trip per frame. A figure whose
+// frames the server makes on demand (options.replay) gets the buttons too: the first Play or Step sends
+// {op: "frames"}, and the figure that comes back with its frames is played. A chart that follows another's replay
+// (options.follow: that chart's key) has no buttons of its own and shows the frame its leader shows. A button that
+// cannot act now is marked so (aria-disabled), never disabled: a disabled button drops the keyboard's focus.
 //
 // Live sliders and toggles (mode "control", lab/live_control.py): a live section's slider or toggle is this element
 // too, and owns its value between two runs. The moment it takes a new position (a key, a drag, a click on the track) it asks the
@@ -42,8 +44,9 @@
 // when the student switches it): paper, text and legend take the theme's colours, while the plot area stays
 // light so the data's colours (the classes, black boundary lines, the diverging field) mean the same in both.
 // With the option `present` (presenter mode) every text is at least PRESENT_FONT_PX and in full contrast, and the
-// figure is taller. On a narrow chart (a phone) the modebar is left out: it covered the legends. All of this is a
-// change of layout made here, so presenter mode and the theme cost the server nothing per move.
+// figure is taller. On a narrow chart (a phone) the modebar is left out: it covered the legends; on a wider one, a
+// legend or title that lies under it moves down. All of this is a change of layout made here, so presenter mode and
+// the theme cost the server nothing per move.
 
 const CSS = `
 .kl-chart { width: 100%; }
@@ -51,7 +54,8 @@ const CSS = `
   font: 0.85rem "Source Sans Pro", sans-serif; color: inherit; min-height: 1.9rem; }
 .kl-chart .kl-bar button { font: inherit; color: inherit; background: transparent; border: 1px solid #9a9aa6;
   border-radius: 0.4rem; padding: 0.15rem 0.6rem; cursor: pointer; }
-.kl-chart .kl-bar button:hover { border-color: #7b3294; color: #7b3294; }
+.kl-chart .kl-bar button:not([aria-disabled="true"]):hover { border-color: #7b3294; color: #7b3294; }
+.kl-chart .kl-bar button[aria-disabled="true"] { opacity: 0.45; cursor: default; }
 .kl-chart .kl-bar button:focus-visible { outline: 2px solid #7b3294; outline-offset: 1px; }
 .kl-chart .kl-bar button[aria-pressed="true"] { background: rgba(123, 50, 148, 0.18); border-color: #7b3294; }
 .kl-chart .kl-bar .kl-status { margin-right: auto; font-variant-numeric: tabular-nums; }
@@ -101,7 +105,15 @@ const CONFIG = {
 };
 const PRESENT_FONT_PX = 18;
 const PRESENT_HEIGHT = 1.25;    // presenter mode: a figure this much taller, within the window's height
-const PRESENT_TOP_PX = 220;     // presenter mode: what is above the first figure (header bar, title, caption, buttons)
+const PRESENT_TOP_PX = 300;     // presenter mode: what is above a slide's first figure (title, sentence, examples)
+// presenter mode, the heights of: a horizontal colour bar with its labels and title, a legend's entry, and the
+// modebar's room with an x axis's labels and title (all at PRESENT_FONT_PX)
+const PRESENT_BAR_PX = 80;
+const LEGEND_ROW_PX = 27;
+const PRESENT_AXES_PX = 90;
+// the names of a replay's Play button, which is Pause while the frames play
+const PLAY = "Play the training animation";
+const PAUSE = "Pause the training animation";
 const NARROW_PX = 560;          // a chart narrower than this has no modebar
 const CLICK_SLOP_PX = 4;        // a press that moves less than this is a click, not a pan or a drag
 const DOUBLE_CLICK_MS = 400;
@@ -337,7 +349,7 @@ class Chart {
     this.status = document.createElement("span");
     this.status.className = "kl-status";
     this.status.setAttribute("aria-live", "polite");
-    this.play = button("▶ Play", "Play the training animation", () => this.playFrames());
+    this.play = button("▶ Play", PLAY, () => (this.playing ? this.pause() : this.playFrames()));
     this.step = button("Step", "Step: show the next frame of the animation", () => this.stepFrame());
     this.restart = button("Reset", "Reset: back to the first frame of the animation", () => this.showFrame(0));
     this.frameButtons = [this.status, this.play, this.step, this.restart];
@@ -372,7 +384,8 @@ class Chart {
     const name = this.options.name || "chart";
     this.gd.setAttribute("role", "figure");
     this.gd.setAttribute("aria-label", this.options.label || name);
-    for (const [b, text] of [[this.play, "Play the training animation"],
+    this.status.setAttribute("aria-live", this.options.follow ? "off" : "polite");  // its leader's player says it
+    for (const [b, text] of [[this.play, this.playing ? PAUSE : PLAY],
                              [this.step, "Step: show the next frame of the animation"],
                              [this.restart, "Reset: back to the first frame of the animation"],
                              [this.delete, "Delete points: while on, a click on one of your points removes it"],
@@ -513,7 +526,9 @@ class Chart {
 
   layoutBar() {
     const wanted = [];
-    if (this.frameNames.length || this.options.replay) {
+    if (this.options.follow && this.frameNames.length) {
+      wanted.push(this.status);
+    } else if (this.frameNames.length || this.options.replay) {
       wanted.push(...this.frameButtons);
     } else {
       wanted.push(this.spacer);
@@ -561,11 +576,12 @@ class Chart {
       }
     }
     if (this.options.present) this.presentLayout(layout);
+    if (this.modebarTop) layout.margin = {...layout.margin, t: Math.max(layout.margin?.t ?? 100, this.modebarTop)};
     if (this.options.mode === "boundary" || this.options.mode === "cells") layout.clickmode = "none";
     return styled(layout, pageTheme(), this.options.present);
   }
 
-  // presenter mode: taller, within the window below the page's title; a legend the figure puts above the plot goes
+  // presenter mode: taller, within the window below a slide's head; a legend the figure puts above the plot goes
   // to its right when the chart is wide, so that a plot with equal axes gets the height it needs
   presentLayout(layout) {
     if (layout.height) {
@@ -575,20 +591,31 @@ class Chart {
     const legend = layout.legend || {};
     this.besidePlot = legend.orientation === "h" && legend.y >= 1 && this.width > 1.3 * (layout.height || 450);
     if (this.besidePlot) {
-      layout.legend = {...legend, orientation: "v", x: 1.02, xanchor: "left", y: 1, yanchor: "top"};
-      // the space a colour bar under the plot needed (it goes beside the plot, see presentData)
-      if (layout.margin) layout.margin = {...layout.margin, b: Math.min(layout.margin.b ?? 10, 10)};
+      // entries without the gap between legend groups (every line of a decision plot is a group of its own)
+      layout.legend = {...legend, orientation: "v", x: 1.02, xanchor: "left", y: 1, yanchor: "top", tracegroupgap: 0};
+      // a colour bar under the plot goes beside it too, under the legend, where the legend leaves it room (see
+      // presentData); the space it needed under the plot is then given to the plot
+      const plot = (layout.height || 450) - (layout.margin?.t ?? 100) - PRESENT_AXES_PX;
+      this.barBeside = this.legendEntries() * LEGEND_ROW_PX + PRESENT_BAR_PX <= plot;
+      if (this.barBeside && layout.margin) layout.margin = {...layout.margin, b: Math.min(layout.margin.b ?? 10, 10)};
     }
   }
 
-  // presenter mode, legend beside the plot: a horizontal colour bar under the plot goes there too, under the legend
+  // the entries of the figure's legend: its traces with a name, one per legend group
+  legendEntries() {
+    const shown = this.figure.data.filter((t) => t.name && t.type !== "heatmap" && t.showlegend !== false);
+    return new Set(shown.map((t) => t.legendgroup || t.name)).size;
+  }
+
+  // presenter mode, legend beside the plot: a colour bar under the plot goes there too, under the legend (still
+  // horizontal: it takes less of the height)
   presentData(data) {
-    if (!this.options.present || !this.besidePlot) return data;
+    if (!this.options.present || !this.besidePlot || !this.barBeside) return data;
     return data.map((trace) => {
       const bar = trace.colorbar;
       if (!bar || bar.orientation !== "h") return trace;
-      return {...trace, colorbar: {...bar, orientation: "v", x: 1.02, xanchor: "left", y: 0, yanchor: "bottom",
-                                   len: 0.3, thickness: 14, title: {...(bar.title || {}), side: "right"}}};
+      return {...trace, colorbar: {...bar, x: 1.02, xanchor: "left", y: 0, yanchor: "bottom", lenmode: "pixels",
+                                   len: 200, thickness: 14}};
     });
   }
 
@@ -603,6 +630,10 @@ class Chart {
     try {
       const drawn = this.layout(layout);
       await this.Plotly.react(this.gd, {data: this.presentData(data), layout: drawn, config});
+      for (let k = 0; k < 3 && this.roomForModebar(); k++) {
+        const room = this.layout(this.figureAt(this.frame).layout);
+        await this.Plotly.react(this.gd, {data: this.presentData(data), layout: room, config});
+      }
     } catch (error) {
       this.fail(error);
       return;
@@ -613,6 +644,26 @@ class Chart {
     this.gd.setAttribute("data-kl-draws", String(this.draws));
     this.root.removeAttribute("data-kl-error");
     this.updateFrameButtons();
+  }
+
+  // the modebar (shown while the pointer is on the chart) sits over the figure's top right corner: where a legend,
+  // colour bar, title or note reaches under it, the plot area and what is anchored to it move down by the overlap,
+  // on this and every later draw of the chart (modebarTop: the top margin that leaves room); whether it moved
+  roomForModebar() {
+    const bar = this.gd.querySelector(".modebar");
+    const box = bar && bar.getBoundingClientRect();
+    if (!box || !box.width) return false;
+    let under = 0;
+    for (const el of this.gd.querySelectorAll(".infolayer :is(.legend, .g-gtitle, .colorbar, .annotation)")) {
+      const r = el.getBoundingClientRect();
+      if (r.width && r.left < box.right && r.right > box.left && r.top < box.bottom && r.bottom > box.top) {
+        under = Math.max(under, box.bottom - r.top);
+      }
+    }
+    const size = this.gd._fullLayout && this.gd._fullLayout._size;
+    if (!under || !size) return false;
+    this.modebarTop = Math.ceil(size.t + under + 4);
+    return true;
   }
 
   async download(format) {
@@ -627,9 +678,12 @@ class Chart {
     // Plotly writes what the student changes (ranges, camera, hidden traces) into the figure it drew:
     // start again from the figure as sent
     this.figure = JSON.parse(this.figureText);
-    this.frame = -1;
+    if (this.options.follow) {   // a follower keeps its leader's frame
+      this.draw();
+      return;
+    }
     this.playing = false;
-    this.draw();
+    this.toFrame(-1);
   }
 
   setDeleting(on) {
@@ -647,8 +701,10 @@ class Chart {
     this.status.textContent = this.pending ? "loading the replay…" : this.playing ? `playing ${at}` : at;
     this.root.setAttribute("data-kl-frame", String(this.frame));
     this.root.setAttribute("data-kl-playing", String(this.playing));
-    this.play.disabled = this.playing || Boolean(this.pending);
-    this.step.disabled = this.playing || Boolean(this.pending) || (n > 0 && this.frame >= n - 1);
+    this.play.textContent = this.playing ? "❚❚ Pause" : "▶ Play";
+    this.label();
+    this.play.setAttribute("aria-disabled", String(Boolean(this.pending)));
+    this.step.setAttribute("aria-disabled", String(Boolean(this.pending) || (n > 0 && this.frame >= n - 1)));
   }
 
   // the frames of a replay the server makes on demand: ask once, then play or step when they come
@@ -659,16 +715,41 @@ class Chart {
     this.send("event", {op: "frames"});
   }
 
+  // the charts that follow this one's replay (options.follow): lesson 3's α bars follow its decision plot, so that
+  // the α's on the screen are those of the boundary on the screen
+  followers() {
+    return [...charts].filter((chart) => chart !== this && chart.options.follow === this.options.file);
+  }
+
+  // frame k (-1: the figure as sent) here and on every follower
+  async toFrame(k) {
+    this.frame = k;
+    await Promise.all([this.draw(), ...this.followers().map((chart) => chart.follow(k))]);
+  }
+
+  async follow(k) {
+    if (!this.frameNames.length) return;
+    this.frame = Math.min(k, this.frameNames.length - 1);
+    this.updateFrameButtons();
+    await this.redraw();
+  }
+
   async showFrame(k) {
     if (!this.frameNames.length) return;
     this.playing = false;
-    this.frame = k;
-    await this.draw();
+    await this.toFrame(k);
   }
 
+  // Step pauses a replay that plays
   async stepFrame() {
+    if (this.pending) return;
     if (!this.frameNames.length) return this.requestFrames("step");
     if (this.frame < this.frameNames.length - 1) await this.showFrame(this.frame + 1);
+  }
+
+  pause() {
+    this.playing = false;
+    this.updateFrameButtons();
   }
 
   async playFrames() {
@@ -679,9 +760,8 @@ class Chart {
     let k = this.frame >= n - 1 ? 0 : this.frame + 1;
     this.playing = true;
     for (; k < n; k++) {
-      if (!this.playing || figureText !== this.figureText) break;  // stopped, or a new figure came
-      this.frame = k;
-      await this.draw();
+      if (!this.playing || figureText !== this.figureText) break;  // paused, stepped, or a new figure came
+      await this.toFrame(k);
       await new Promise((resolve) => setTimeout(resolve, FRAME_MS));
     }
     this.playing = false;

@@ -27,9 +27,10 @@ CUBIC_TEXT = ("Fit $y \\approx \\theta^\\top\\phi(x)$ with $\\phi(x) = (1, x, x^
               "$\\theta = 0$, every step adds multiples of the $\\phi(x_i)$, so $\\theta = \\sum_j \\beta_j\\phi(x_j)$ "
               "throughout — and the step can be written for $\\beta$ alone, with $K$ in place of $\\phi$. x is living "
               "area (0 ↦ 2000 ft², ±1 ↦ ±1500 ft²), y the price in $100 000; the sidebar's seed draws the data.")
-CUBIC_LATEX = (r"\theta \leftarrow \theta + \eta \sum_{i=1}^n \big(y_i - \theta^\top\phi(x_i)\big)\,\phi(x_i)"
-               r"\quad\Longleftrightarrow\quad \beta \leftarrow \beta + \eta\,(y - K\beta), \qquad "
-               r"K(x, z) = 1 + xz + (xz)^2 + (xz)^3")
+# the residual, the β update and the kernel braced: a narrow column breaks the formula between them, never inside one
+CUBIC_LATEX = (r"\theta \leftarrow \theta + \eta \sum_{i=1}^n {\big(y_i - \theta^\top\phi(x_i)\big)}\,\phi(x_i)"
+               r"\quad\Longleftrightarrow\quad {\beta \leftarrow \beta + \eta\,(y - K\beta)}, \qquad \allowbreak"
+               r"{K(x, z) = 1 + xz + (xz)^2 + (xz)^3}")
 
 page.header(
     "Feature maps and the kernel trick",
@@ -137,14 +138,13 @@ def cubic_section():
                    x, y, ratio, T, stochastic, int(st.session_state["seed"]))
 
 
-page.section("1 · Check K(x, z) = φ(x)·φ(z) on two points")
-check_section()
-st.divider()
-page.section("2 · What the trick saves: explicit features versus the kernel", COST_TEXT)
-cost_section()
-st.divider()
-page.section("3 · The Gaussian kernel is an infinite feature map", TAYLOR_TEXT, TAYLOR_LATEX)
-taylor_section()
-st.divider()
-page.section("4 · Cubic house prices: gradient descent on θ, and the same run on β", CUBIC_TEXT, CUBIC_LATEX)
-cubic_section()
+with page.section("1 · Check K(x, z) = φ(x)·φ(z) on two points", key="check"):
+    check_section()
+with page.section("2 · What the trick saves: explicit features versus the kernel", COST_TEXT, key="cost", divider=True):
+    cost_section()
+with page.section("3 · The Gaussian kernel is an infinite feature map", TAYLOR_TEXT, TAYLOR_LATEX, key="taylor",
+                  examples=PRESETS, divider=True):
+    taylor_section()
+with page.section("4 · Cubic house prices: gradient descent on θ, and the same run on β", CUBIC_TEXT, CUBIC_LATEX,
+                  key="cubic", examples=PRESETS, divider=True):
+    cubic_section()

@@ -7,7 +7,7 @@ from lab import data, page, widgets
 from lessons.pegasos import reproduce
 from lessons.pegasos.compute import PEGASOS_SOURCE, exact_optimum, fit_pegasos, fit_perceptron, replay_step
 from lessons.pegasos.fields import T_MAX
-from lessons.pegasos.perceptron_view import perceptron_section
+from lessons.pegasos.perceptron_view import PERCEPTRON_TEXT, perceptron_section
 from lessons.pegasos.presets import PRESETS
 from lessons.pegasos.sections import RUN
 
@@ -75,31 +75,31 @@ def lesson():
         page.stop(exc)
     page.warnings(optimum.warnings, "Exact optimum: ")
 
-    st.subheader("Replay the run")
-    replay(s, run)
-    page.metrics({
-        "objective at α̂ (t = T)": f"{run.objective_avg[-1]:.6g}",
-        "objective at αᵀ": f"{run.objective[-1]:.6g}",
-        "exact optimum (SVM dual)": "—" if optimum.objective is None else f"{optimum.objective:.6g}",
-        "α̂ above the optimum by": ("—" if optimum.objective is None
-                                   else f"{run.objective_avg[-1] - optimum.objective:.3g}"),
-        "training error of α̂": f"{run.train_error:.1%}",
-    })
-    if optimum.objective is None:
-        st.info(f"No exact optimum: {optimum.why_none}.", icon=":material/info:")
-    elif run.objective_avg[-1] - optimum.objective > 0.1 * optimum.objective:
-        st.info(f"Still far from the optimum: the gap of α̂ shrinks only about like log T / (λT) (Shalev-Shwartz et "
-                f"al., 2011), and λT = {s.lam * s.T:.3g} here, so twice the steps roughly halve it. T stops at "
-                f"{T_MAX:,} so that every move stays quick for a whole class; a larger λ converges within it.",
-                icon=":material/info:")
-    st.markdown("**The coefficients over time.** Press ▶ to watch β grow into α: each bar is $\\alpha^t_j$, "
-                "the green dots are the running average $\\hat\\alpha_{t,j}$, the black ticks the exact SVM's "
-                "$\\alpha^*_j y_j$. (Played in your browser from the recorded snapshots.)")
     # the charts the replay controls do not move (the replay fragment draws the other two)
     drawn = RUN.figures(setup, train, {"pg_alpha", "pg_perceptron", "pg_mistakes"})
-    page.chart(drawn["pg_alpha"], key="pg_alpha")
-
-    perceptron_section(perceptron, drawn)
+    with page.section("Replay the run", key="replay", examples=PRESETS):
+        replay(s, run)
+        page.metrics({
+            "objective at α̂ (t = T)": f"{run.objective_avg[-1]:.6g}",
+            "objective at αᵀ": f"{run.objective[-1]:.6g}",
+            "exact optimum (SVM dual)": "—" if optimum.objective is None else f"{optimum.objective:.6g}",
+            "α̂ above the optimum by": ("—" if optimum.objective is None
+                                       else f"{run.objective_avg[-1] - optimum.objective:.3g}"),
+            "training error of α̂": f"{run.train_error:.1%}",
+        })
+        if optimum.objective is None:
+            st.info(f"No exact optimum: {optimum.why_none}.", icon=":material/info:")
+        elif run.objective_avg[-1] - optimum.objective > 0.1 * optimum.objective:
+            st.info(f"Still far from the optimum: the gap of α̂ shrinks only about like log T / (λT) (Shalev-Shwartz "
+                    f"et al., 2011), and λT = {s.lam * s.T:.3g} here, so twice the steps roughly halve it. T stops at "
+                    f"{T_MAX:,} so that every move stays quick for a whole class; a larger λ converges within it.",
+                    icon=":material/info:")
+        st.markdown("**The coefficients over time.** Press ▶ to watch β grow into α: each bar is $\\alpha^t_j$, "
+                    "the green dots are the running average $\\hat\\alpha_{t,j}$, the black ticks the exact SVM's "
+                    "$\\alpha^*_j y_j$. (Played in your browser from the recorded snapshots.)")
+        page.chart(drawn["pg_alpha"], key="pg_alpha")
+    with page.section("The kernel perceptron on the same points", PERCEPTRON_TEXT, key="perceptron", examples=PRESETS):
+        perceptron_section(perceptron, drawn)
     page.code("pg_numbers", "The numbers: β, α per point, and the source of Algorithm 1", PEGASOS_SOURCE,
               text=f"{run.n_updates} of the T = {s.T} steps found their point inside the margin and updated β "
                    "(|βᵢ| counts the updates of point i, the sign is yᵢ); αᵀ = βᵀ/(λT); α̂ averages every αᵗ.",

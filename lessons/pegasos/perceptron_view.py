@@ -6,12 +6,14 @@ import streamlit as st
 from lab import page
 
 
+# the section's fixed prose (lab/page.py's section)
+PERCEPTRON_TEXT = (
+    "The perceptron sweeps the points in order and, whenever $y_t \\sum_i \\alpha_i y_i K(x_i, x_t) \\le 0$, "
+    "adds one to $\\alpha_t$: here $\\alpha_i \\in \\{0, 1, \\dots\\}$ counts **mistakes** and the label is "
+    "outside, $f(x) = \\sum_i \\alpha_i y_i K(x_i, x)$, with no offset and no margin.")
+
+
 def perceptron_section(perceptron, drawn):
-    st.subheader("The kernel perceptron on the same points")
-    st.markdown(
-        "The perceptron sweeps the points in order and, whenever $y_t \\sum_i \\alpha_i y_i K(x_i, x_t) \\le 0$, "
-        "adds one to $\\alpha_t$: here $\\alpha_i \\in \\{0, 1, \\dots\\}$ counts **mistakes** and the label is "
-        "outside, $f(x) = \\sum_i \\alpha_i y_i K(x_i, x)$, with no offset and no margin.")
     left, right = st.columns([1.2, 1], gap="medium")
     with left:
         st.markdown("**The perceptron's f(x); rings grow with the mistake count αᵢ**; ▶ Play: epoch by epoch")

@@ -52,11 +52,13 @@ page.header(
     "the **dual** searches over one α per training point and touches the data only through inner products "
     "K(xᵢ, xⱼ) = φ(xᵢ)·φ(xⱼ). Both are solved here independently; at the optimum their objectives meet and "
     "w = Σ αᵢyᵢφ(xᵢ).",
-    r"\text{primal: }\min_{w,b,\xi}\ \tfrac12\|w\|^2 + C\sum_i \xi_i\ \ \text{s.t. } "
-    r"y_i(w\cdot\phi(x_i) + b) \ge 1 - \xi_i,\ \ \xi_i \ge 0",
+    # each constraint and the w it gives braced: a narrow column breaks the formula between them, never inside one
+    # (lab/present.py)
+    r"\text{primal: }\min_{w,b,\xi}\ \tfrac12\|w\|^2 + C\sum_i \xi_i\ \ \allowbreak\text{s.t. } "
+    r"{y_i(w\cdot\phi(x_i) + b) \ge 1 - \xi_i},\ \ \allowbreak{\xi_i \ge 0}",
     r"\text{dual: }\max_{\alpha}\ \sum_i \alpha_i - \tfrac12 \sum_{i,j} \alpha_i\alpha_j y_i y_j K(x_i, x_j)"
-    r"\ \ \text{s.t. } 0 \le \alpha_i \le C,\ \ \sum_i \alpha_i y_i = 0\ (\text{with offset}) \quad"
-    r"\Rightarrow\quad w = \sum_i \alpha_i y_i \phi(x_i)")
+    r"\ \ \allowbreak\text{s.t. } {0 \le \alpha_i \le C},\ \ \allowbreak{\sum_i \alpha_i y_i = 0}"
+    r"\ (\text{with offset}) \quad\Rightarrow\quad {w = \sum_i \alpha_i y_i \phi(x_i)}")
 page.presets_row(PRESETS)
 
 
@@ -109,17 +111,17 @@ def lesson():
              "E_cv ≤ #SV/N": "Learning From Data: the leave-one-out error E_cv is at most (#support vectors) / N."})
 
     labels = snapshot_labels(d)
-    st.caption(f"▶ Play replays the dual's {d.n_iter:,} steps at {len(labels)} log-spaced snapshots, what each "
-               "step moved ringed in orange (SMO's pair (i, j); one α without offset). An active-set step solves "
-               "the KKT system of the support found so far: it moves many α at once.")
+    st.caption(f"▶ Play replays the dual's {d.n_iter:,} steps at {len(labels)} log-spaced snapshots in both charts, "
+               "what each step moved ringed in orange (SMO's pair (i, j); one α without offset). An active-set step "
+               "solves the KKT system of the support found so far: it moves many α at once.")
     charts = DUAL.figures(setup, train, None)
     left, right = st.columns([3, 2])
     with left:
         st.markdown("**Dual decision function** f(x) = Σ αᵢyᵢK(xᵢ, x) + b, margins f = ±1")
         page.boundary_chart(charts["pd_boundary"], key="pd_boundary", section=DUAL)
     with right:
-        st.markdown("**α per training point** against the box 0 ≤ α ≤ C")
-        page.chart(charts["pd_alpha"], key="pd_alpha")
+        st.markdown("**α per training point** against the box 0 ≤ α ≤ C, at the decision plot's step")
+        page.chart(charts["pd_alpha"], key="pd_alpha", replay_with="pd_boundary")
     if setup.space == "kernel":
         cv_view.validation_section(X, y, setup.kernel, setup.offset, setup.C)
     st.markdown("**KKT conditions, point by point**: α = 0 needs y·f ≥ 1 (non-SV), 0 < α < C needs y·f = 1 "

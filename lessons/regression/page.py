@@ -9,7 +9,10 @@ from lessons.regression import reproduce
 from lessons.regression.compute import GAP, LOGISTIC_SOURCE, RIDGE_SOURCE, fit_descent, fit_logistic, fit_ridge
 from lessons.regression.presets import PRESETS
 from lessons.regression.sections import HOUSE, LOGISTIC
-# the logistic section's fixed prose, written outside its fragment (page.section)
+# the fixed prose of the descent and the logistic sections, written outside their fragments (page.section)
+DESCENT_TEXT = ("The same least-squares loss $\\tfrac12\\sum_i (y_i - f(x_i))^2$ (no λ), minimized step by step. "
+                "Where the kernel has a finite feature map, LMS on $\\theta$ runs next to the $\\beta$ update with "
+                "the same η, T and order of points; the dashed curve lies on the solid one.")
 LOGISTIC_TEXT = ("Swap squared error for the logistic loss and the same trick classifies: "
                  "$f(x) = \\sum_j \\beta_j K(x_j, x)$ is the **logit**, $P(y = +1 \\mid x) = \\sigma(f(x))$. "
                  "The solid line ($f = 0$) is where both classes "
@@ -56,10 +59,6 @@ def ridge_section(x, y, spec, lam, left, right):
 @page.fragment
 def descent_section(x, y, spec):
     """Its own controls (η, T, order): a move there reruns only this section."""
-    st.subheader("Gradient descent on θ and on β: one run, two bookkeepings")
-    st.markdown("The same least-squares loss $\\tfrac12\\sum_i (y_i - f(x_i))^2$ (no λ), minimized step by step. "
-                "Where the kernel has a finite feature map, LMS on $\\theta$ runs next to the $\\beta$ update with "
-                "the same η, T and order of points; the dashed curve lies on the solid one.")
     ratio, T, stochastic = widgets.descent_controls("rg")
     try:
         r = fit_descent(x, y, spec, ratio, T, stochastic, int(st.session_state["seed"]))
@@ -133,12 +132,13 @@ def house_price_sections():
         spec = widgets.kernel_controls("rg", of="house prices")
         lam = widgets.log_slider("λ (ridge penalty; larger = smoother)", "rg_lam")
     ridge_section(x, y, spec, lam, left, right)
-    st.divider()
-    descent_section(x, y, spec)
+    with page.section("Gradient descent on θ and on β: one run, two bookkeepings", DESCENT_TEXT, key="descent",
+                      examples=PRESETS, divider=True):
+        descent_section(x, y, spec)
 
 
-page.section("Kernel ridge regression: the representer theorem in a picture")
-house_price_sections()
-st.divider()
-page.section("Kernel logistic regression on the sidebar's data", LOGISTIC_TEXT, LOGISTIC_LATEX)
-logistic_section()
+with page.section("Kernel ridge regression: the representer theorem in a picture", key="ridge"):
+    house_price_sections()
+with page.section("Kernel logistic regression on the sidebar's data", LOGISTIC_TEXT, LOGISTIC_LATEX, key="logistic",
+                  divider=True):
+    logistic_section()

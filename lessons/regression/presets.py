@@ -8,5 +8,5 @@ PRESETS = (
            (("rg_kernel", "poly"), ("rg_degree", 3), ("rg_gamma", 1.0), ("rg_coef0", 1.0), ("rg_eta", 0.5),
             ("rg_T", 200), ("rg_mode", "batch")),
            "A cubic kernel (1 + xx′)³, whose φ is (1, √3x, √3x², x³): LMS on θ and kernel LMS on β "
-           "draw the same curve."),
+           "draw the same curve.", section="descent"),
 )

@@ -1,8 +1,10 @@
-"""The real app in headless Debian Chromium at a projector's 1280 × 720 in presenter mode and at a phone's 390 × 844:
-nothing is cut off, nothing but a display equation scrolls sideways, a figure is on the first screen, plot text is
-at least 18 px on the projector; Share gives a link (and a QR code of it) that reopens the view with the chosen
-controls hidden; a tap on a phone adds a point; the charts follow a dark theme. Saves a screenshot of every page
-at both sizes (artifacts/screenshots/)."""
+"""The real app in headless Debian Chromium at a projector's 1280 × 720 in presenter mode, at 1440 × 900 and at a
+phone's 390 × 844: nothing is cut off, nothing but a display equation scrolls sideways (and that only on a phone), no
+text of a chart runs into another or under its modebar; presenter mode and a phone show each section as a slide (its
+title above its figures, its worked examples on its first screen; on the projector its first figure too), plot text
+is at least 18 px on the projector; Share gives a link (and a QR code of it) that reopens the view with the chosen
+controls hidden; a tap on a phone adds a point; the charts follow a dark theme. Saves a screenshot of every page at
+each size (artifacts/screenshots/)."""
 
 import io
 from urllib.parse import parse_qs, urlparse
@@ -15,6 +17,7 @@ from test_browser import FIGURES_JS, PAGES, SHOTS, plot_box, wait_for_points, wa
 pytestmark = pytest.mark.browser
 
 PROJECTOR = {"width": 1280, "height": 720}
+DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 # Every element of the main area that is cut off or scrolls sideways. Cut off: it clips its content (overflow
@@ -39,12 +42,10 @@ OVERFLOW_JS = """() => {
     if (page.scrollWidth > window.innerWidth) found.push(`the page: ${page.scrollWidth} > ${window.innerWidth}`);
     return found;
 }"""
-# the first figure of the main area on the screen: [top, bottom] in px from the top of the window
-FIRST_FIGURE_JS = """() => {
-    const plots = [...document.querySelectorAll('.stMain .js-plotly-plot')]
-        .map(el => el.getBoundingClientRect()).filter(r => r.height > 0).sort((a, b) => a.top - b.top);
-    return plots.length ? [plots[0].top, plots[0].bottom] : null;
-}"""
+# where the first slide starts, in px from the top of the window: the main area's first figure or section heading
+FIRST_SLIDE_JS = """() => Math.min(...[...document.querySelectorAll(
+        '.stMain .js-plotly-plot, .stMain [class*="st-key-kl_head_"] h3')]
+    .map(el => el.getBoundingClientRect()).filter(r => r.height > 0).map(r => r.top))"""
 # the smallest font size (px) of any text Plotly drew in SVG on the page, and where
 PLOT_TEXT_JS = """() => {
     let least = [Infinity, ''];
@@ -55,6 +56,93 @@ PLOT_TEXT_JS = """() => {
     }
     return least;
 }"""
+
+# Every text of every chart on the page that runs into another one or under the chart's modebar (shown while the
+# pointer is on the chart), by their boxes: an axis title keeps 3 px from any other text, other texts may touch but
+# not overlap; and every text that reaches past the chart's edge (cut off).
+PLOT_OVERLAPS_JS = """() => {
+    const found = [];
+    for (const gd of document.querySelectorAll('.stMain .js-plotly-plot')) {
+        if (!gd.offsetParent) continue;
+        const key = (gd.closest('[class*="st-key-"]').className.match(/st-key-(\\S+)/) || [])[1];
+        const items = [...gd.querySelectorAll('svg text')]
+            .filter(t => !t.closest('.hoverlayer') && t.textContent.trim())
+            .map(t => ({el: t, r: t.getBoundingClientRect(), title: Boolean(t.closest('.g-xtitle, .g-ytitle')),
+                        what: JSON.stringify(t.textContent.slice(0, 30))}));
+        const bar = gd.querySelector('.modebar');
+        if (bar) items.push({el: bar, r: bar.getBoundingClientRect(), title: false, what: 'the modebar'});
+        const drawn = items.filter(i => i.r.width > 0.5 && i.r.height > 0.5);
+        const edge = gd.getBoundingClientRect();
+        for (const {r, what} of drawn) {
+            const out = Math.max(edge.left - r.left, r.right - edge.right, edge.top - r.top, r.bottom - edge.bottom);
+            if (out > 1) found.push(`${key}: ${what} is cut off`);
+        }
+        for (const [k, a] of drawn.entries()) for (const b of drawn.slice(k + 1)) {
+            if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+            const gap = a.title || b.title ? 3 : -1;
+            const x = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+            const y = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+            if (x > -gap && y > -gap) found.push(`${key}: ${a.what} and ${b.what}`);
+        }
+    }
+    return found;
+}"""
+# every display equation that is wider than its column (it scrolls sideways: a part of it is out of view)
+CUT_FORMULAS_JS = """() => [...document.querySelectorAll('.stMain .katex-display')]
+    .filter(e => e.clientWidth > 1 && e.scrollWidth > e.clientWidth + 1)
+    .map(e => `${e.querySelector('annotation').textContent.slice(0, 60)}: ${e.scrollWidth} > ${e.clientWidth} px`)"""
+# Presenter mode and a phone show each section as a slide (lab/present.py): headings and figures appear in the order
+# of the document (a title above its figures); in each slide (a section, or the page and what is not in a section)
+# its heading comes before its first figure and its worked examples, which are within one screen of its heading and
+# above that figure; with `fits`, so is the first figure (the slide's first screen shows it whole).
+SLIDES_JS = """(fits) => {
+    const problems = [];
+    const box = e => e.getBoundingClientRect();
+    const shown = e => e.offsetParent !== null && box(e).height > 0;
+    const name = e => (e.innerText || e.getAttribute('aria-label') || '').slice(0, 40);
+    const screen = window.innerHeight;
+    const order = [...document.querySelectorAll(
+        '.stMain [class*="st-key-kl_head_"] :is(h1, h3), .stMain .kl-plot')].filter(shown);
+    for (const [k, e] of order.entries()) {
+        if (k && box(e).top < box(order[k - 1]).top - 1) problems.push(`${name(e)} above ${name(order[k - 1])}`);
+    }
+    const slides = [...document.querySelectorAll('.stMain [class*="st-key-kl_slide_"]')].filter(shown);
+    const own = (slide, selector) => [...(slide || document).querySelectorAll(selector)].filter(shown)
+        .filter(e => e.closest('[class*="st-key-kl_slide_"]') === slide);
+    for (const slide of [null, ...slides]) {
+        const heading = slide ? own(slide, '[class*="st-key-kl_head_"] h3')[0]
+                              : document.querySelector('.stMain .st-key-kl_head_page h1');
+        const top = box(heading).top;
+        const first = own(slide, '.kl-plot').map(box).sort((a, b) => a.top - b.top)[0];
+        const examples = slide ? own(slide, '[class*="st-key-kl_head_"] button')
+                               : [...document.querySelectorAll('.stMain .st-key-kl_presets button')];
+        if (first && first.top < box(heading).bottom) problems.push(`a figure above ${name(heading)}`);
+        if (first && fits && first.bottom - top > screen) {
+            problems.push(`the first figure of ${name(heading)} ends ${Math.round(first.bottom - top)} px below it`);
+        }
+        for (const button of examples.map(box)) {
+            if (button.bottom - top > screen || (first && button.bottom > first.top)) {
+                problems.push(`an example of ${name(heading)} at ${Math.round(button.top - top)} px`);
+            }
+        }
+    }
+    return problems;
+}"""
+
+
+def draw_every_chart(page):
+    """Wait until every chart on the page is drawn (one far from the window is drawn once, then when it comes near)."""
+    page.wait_for_function("""() => [...document.querySelectorAll('.stMain .kl-plot')]
+        .every(e => !e.offsetParent || e.getAttribute('data-kl-draws'))""", timeout=30_000)
+
+
+def unfold_the_prose(page):
+    """Open the expanders presenter mode and a phone fold the prose and the formulas into."""
+    for label in ("The idea and the key formulas", "The rest of the text and the formulas"):
+        for summary in page.locator('[data-testid="stMain"] [data-testid="stExpander"] summary', has_text=label).all():
+            summary.click()
+    wait_idle(page)
+    page.wait_for_timeout(500)
 
 
 def open_page(browser, url, viewport, **context):
@@ -82,30 +170,50 @@ def full_page_shot(page, name, width):
 
 
 @pytest.mark.parametrize("path", [p for p, _ in PAGES])
-def test_presenter_mode_at_1280x720_cuts_nothing_and_opens_on_a_figure_with_18px_text(browser, app_url, path):
+def test_presenter_mode_at_1280x720_shows_slides_cuts_nothing_and_has_18px_plot_text(browser, app_url, path):
     ctx, page, errors = open_page(browser, f"{app_url}/{path}?present=true", PROJECTOR)
     assert page.locator('[data-testid="stException"]').count() == 0
     assert page.evaluate(OVERFLOW_JS) == []
-    top, bottom = page.evaluate(FIRST_FIGURE_JS)
-    assert 0 <= top and bottom <= PROJECTOR["height"], f"the first figure spans {top:.0f}–{bottom:.0f} px"
+    draw_every_chart(page)
+    assert page.evaluate(SLIDES_JS, True) == []
+    assert page.evaluate(PLOT_OVERLAPS_JS) == []
     least, text = page.evaluate(PLOT_TEXT_JS)
     assert least >= 18, f"plot text {text!r} is {least} px"
-    # the prose is folded away, into the expander that holds it
+    # the prose is folded away, into the expander that holds it, the page's title and a sentence above it
     assert page.locator('[data-testid="stExpander"]', has_text="The idea and the key formulas").count() == 1
+    assert page.locator(".stMain .st-key-kl_head_page p").count() == 1
     full_page_shot(page, f"present-{path}", PROJECTOR["width"])
+    page.set_viewport_size(PROJECTOR)
+    unfold_the_prose(page)
+    assert page.evaluate(CUT_FORMULAS_JS) == []
     assert not errors, errors
     ctx.close()
 
 
 @pytest.mark.parametrize("path", [p for p, _ in PAGES])
-def test_a_phone_at_390px_cuts_nothing_opens_on_a_figure_and_reaches_the_data_controls(browser, app_url, path):
+def test_at_1440x900_no_formula_is_cut_and_no_chart_text_overlaps(browser, app_url, path):
+    ctx, page, errors = open_page(browser, f"{app_url}/{path}", DESKTOP)
+    assert page.evaluate(OVERFLOW_JS) == []
+    assert page.evaluate(CUT_FORMULAS_JS) == []
+    draw_every_chart(page)
+    assert page.evaluate(PLOT_OVERLAPS_JS) == []
+    full_page_shot(page, f"desktop-{path}", DESKTOP["width"])
+    assert not errors, errors
+    ctx.close()
+
+
+@pytest.mark.parametrize("path", [p for p, _ in PAGES])
+def test_a_phone_at_390px_shows_slides_cuts_nothing_and_reaches_the_data_controls(browser, app_url, path):
     ctx, page, errors = open_page(browser, f"{app_url}/{path}", PHONE, has_touch=True, is_mobile=True)
     assert page.locator('[data-testid="stException"]').count() == 0
-    top, _ = page.evaluate(FIRST_FIGURE_JS)
-    assert 0 <= top < PHONE["height"], f"the first figure starts at {top:.0f} px"
+    top = page.evaluate(FIRST_SLIDE_JS)
+    assert 0 <= top < PHONE["height"], f"the first slide starts at {top:.0f} px"
     assert page.evaluate(OVERFLOW_JS) == []
     # no modebar over the legends on a narrow chart
     assert page.locator(".stMain .modebar-container .modebar").count() == 0
+    draw_every_chart(page)
+    assert page.evaluate(SLIDES_JS, False) == []
+    assert page.evaluate(PLOT_OVERLAPS_JS) == []
     full_page_shot(page, f"phone-{path}", PHONE["width"])
     # the data controls are in the main area, in an expander (the sidebar is folded away on a phone)
     data = page.locator('[data-testid="stMain"] [data-testid="stExpander"]', has_text="Data: dataset, n, noise, seed")

@@ -217,8 +217,16 @@ def test_taylor_figures_are_identical_for_identical_inputs_and_fit_the_budget():
 
 
 def test_log_axes_label_at_most_eight_decades():
-    from figures.feature_maps import MAX_LOG_TICKS, cost_figure, taylor_error_figure
+    from figures import MAX_LOG_TICKS
+    from figures.feature_maps import cost_figure, taylor_error_figure
     wide = taylor_error_figure(np.arange(1, 41), np.logspace(0, -16, 40))       # 16 decades: every 2nd
     narrow = cost_figure(np.arange(1, 13), np.arange(1, 13), 10 * np.arange(1, 13), np.arange(1, 13))
     assert wide.layout.yaxis.dtick == 2 and narrow.layout.yaxis.dtick == 1
     assert 16 / wide.layout.yaxis.dtick <= MAX_LOG_TICKS
+
+
+def test_a_log_axis_over_less_than_two_decades_labels_its_1s_2s_and_5s_as_numbers():
+    from figures.regression import history_figure
+    loss = history_figure(np.arange(100), {"loss": (np.linspace(60.0, 8.0, 100), None)}, ytitle="J")
+    assert list(loss.layout.yaxis.tickvals) == [1, 2, 5, 10, 20, 50, 100, 200, 500]
+    assert list(loss.layout.yaxis.ticktext) == ["1", "2", "5", "10", "20", "50", "100", "200", "500"]

@@ -277,6 +277,12 @@ def test_the_replay_travels_only_once_the_student_asks_for_it():
     assert without < len(next(e for e in chart_elements(asked) if e.proto.id.endswith("-pd_boundary")).proto.bytes)
 
 
+def test_the_alpha_bars_are_replayed_by_the_decision_plots_player():
+    """One player for the section: the α bars follow the decision plot's frames (lab/live_chart.py's follow)."""
+    options = {e.proto.id.rsplit("-", 1)[-1]: chart_options(e) for e in chart_elements(open_page(PAGE))}
+    assert options["pd_alpha"]["follow"] == "pd_boundary" and "follow" not in options["pd_boundary"]
+
+
 # ---------------------------------------------------------------- the validation heatmap (kernel mode, pd_cv)
 
 def cv_page():
