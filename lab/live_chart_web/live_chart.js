@@ -721,17 +721,14 @@ class Chart {
     return [...charts].filter((chart) => chart !== this && chart.options.follow === this.options.file);
   }
 
-  // frame k (-1: the figure as sent) here and on every follower
+  // frame k (-1: the figure as sent) here and on every follower, their status lines changed at once
   async toFrame(k) {
-    this.frame = k;
-    await Promise.all([this.draw(), ...this.followers().map((chart) => chart.follow(k))]);
-  }
-
-  async follow(k) {
-    if (!this.frameNames.length) return;
-    this.frame = Math.min(k, this.frameNames.length - 1);
-    this.updateFrameButtons();
-    await this.redraw();
+    const moved = [this, ...this.followers().filter((chart) => chart.frameNames.length)];
+    for (const chart of moved) {
+      chart.frame = Math.min(k, chart.frameNames.length - 1);
+      chart.updateFrameButtons();
+    }
+    await Promise.all(moved.map((chart) => (chart === this ? chart.draw() : chart.redraw())));
   }
 
   async showFrame(k) {
