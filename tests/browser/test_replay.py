@@ -25,8 +25,9 @@ def wait_frame(page, key, k):
 
 
 def in_step(page):
-    """The decision plot's frame and the α bars' frame, with the snapshot each names ("frame 3 of 16: step 4 …")."""
-    (k, boundary), (j, alpha) = frame(page, "pd_boundary"), frame(page, "pd_alpha")
+    """The decision plot's frame and the α bars' frame, with the snapshot each names ("frame 3 of 16: step 4 …"), read
+    in one go (two reads could fall on either side of a frame of the replay)."""
+    (k, boundary), (j, alpha) = page.evaluate(f"() => [({FRAME_JS})('pd_boundary'), ({FRAME_JS})('pd_alpha')]")
     assert k == j, (boundary, alpha)
     assert boundary.removeprefix("playing ").split(": ", 1)[-1] == alpha.split(": ", 1)[-1], (boundary, alpha)
     return k
