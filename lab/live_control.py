@@ -26,8 +26,6 @@ from lab.state import FIELDS, encode
 
 # Streamlit's own default primary colour, where the app's theme sets none
 ACCENT = "#ff4b4b"
-
-
 TOGGLE = (False, True)
 
 

@@ -105,9 +105,8 @@ def live_values(key, options):
     from lab.live_control import Positions
     from lab.state import FIELDS
 
-    field = FIELDS[key]
-    return [Positions(field, options.get("step", 1)).value(k) for k in range(len(options.get("texts", ())) or
-                                                                              options["count"])]
+    positions = Positions(FIELDS[key], options.get("step", 1))
+    return [positions.value(k) for k in range(positions.count)]
 
 
 def set_control(at, key, value):
