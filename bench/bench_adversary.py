@@ -160,6 +160,8 @@ def main():
     parser.add_argument("--targets", default="one", help="comma-separated: one, lecture")
     parser.add_argument("--workers", type=int, default=4, help="lecture.sh's WORKERS")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-routes", dest="routes", action="store_false",
+                        help="students do not ask the live routes before a slider's rerun (a browser does)")
     args = parser.parse_args()
     targets = [t.strip() for t in args.targets.split(",") if t.strip()]
     if not 1 <= args.students <= 300 or not 0 <= args.attackers <= 100 or not 0 <= args.throwaway <= 20:

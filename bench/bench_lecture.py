@@ -63,7 +63,6 @@ Exits 1 when a run fails its budget (for `cloud`: when even its first step does)
 """
 
 import argparse
-import functools
 import http.client
 import json
 import os
@@ -543,10 +542,11 @@ class Session:
         if widget.kind != LIVE_CONTROL:
             return None
         key = widget.options["key"]
-        section = live_sections().get((self.url_path, key))
+        path, _, own = widget.options["route"].partition("?")    # the section's route and the session's token
         query = dict(parse_qsl(self.query_string))
         query[key] = widget.link_text(widget.moved_to)
-        return f"/live/{section}?{urlencode(sorted(query.items()))}"
+        query.update(parse_qsl(own))
+        return f"/{path}?{urlencode(sorted(query.items()))}"
 
 
 class Lecture:
@@ -564,15 +564,6 @@ class Lecture:
 
     def _start(self):
         self.t0 = time.monotonic()
-
-
-@functools.cache
-def live_sections():
-    """(page url path, slider key) → the name of the live section whose route answers a move of that slider."""
-    from lessons import registry
-
-    return {(lesson.slug, key): section.name for lesson in registry.LESSONS for section in lesson.sections
-            for key in section.live}
 
 
 def student(port, page, rng, args, lecture, start_at, need_cookie):

@@ -23,13 +23,17 @@ No anonymous client can stall the room through them. A route computes in a threa
 the pool Streamlit serves its pages and files from; it admits MAX_ADMITTED requests at once and answers the next
 one 204 at once (the rerun then draws that move); a computation that has used BUDGET_S of CPU is stopped where it
 is and answered 204 (a link can ask for a solve that takes seconds: many points far apart, a large C, a high
-degree); a request whose client has gone is not computed; and only the page's own request is answered
-(same_origin): another site's page can make a student's browser send the request, never with the page's own origin.
+degree); a request whose client has gone is not computed; and only the page's own request is answered: it names an
+open session of this server (session_token: a script that never opened the page gets 403 and costs nothing), and
+comes from the page's own origin (same_origin: another site's page can make a student's browser send the request,
+never with the page's own origin). One session has at most PER_SESSION requests admitted at once (a move and the one
+the element asks ahead).
 """
 
 import asyncio
 import ctypes
 import json
+import secrets
 import sys
 import threading
 import time
@@ -39,6 +43,8 @@ from urllib.parse import urlsplit
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from streamlit import config
+from streamlit.runtime import Runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from lab import points
 from lab.live_chart import figure_json
@@ -48,6 +54,12 @@ ROUTE = "live"
 CONTENT_TYPE = "application/x-ndjson"
 # the query's list of the charts to answer (comma-separated keys); not a field of the link
 CHARTS_PARAM = "_charts"
+# the query's token of the session whose page asks (session_token); not a field of the link
+SESSION_PARAM = "_session"
+# the sessions a process keeps tokens for: past it, those of closed sessions are forgotten (then the oldest)
+MAX_SESSIONS = 5_000
+# the requests of one session admitted at once: the move on the screen and the one asked ahead (live_chart.js)
+PER_SESSION = 2
 # the longest query a route reads: every field of the schema and MAX_USER_POINTS points fit
 MAX_QUERY = 16_000
 # the routes' own threads: one computation at a time holds the interpreter, however many clients ask
@@ -78,6 +90,50 @@ def answer(section, params, charts=None):
     except ValueError:
         return None       # the page shows the core's message
     return {key: figure_json(fig)[0] for key, fig in made.items() if charts is None or key in charts}
+
+
+def this_session():
+    """(the session id, whether it is still connected) of the session whose script is running: Streamlit's Runtime
+    is asked (is_active_session); without a server (AppTest) a session lasts as long as its test."""
+    session_id = get_script_run_ctx().session_id
+    if not Runtime.exists():
+        return session_id, lambda: True
+    runtime = Runtime.instance()
+    return session_id, lambda: runtime.is_active_session(session_id)
+
+
+_sessions = {}          # token → that session's alive()
+_tokens = {}            # session id → its token
+_sessions_lock = threading.Lock()
+
+
+def open_session(session_id, alive):
+    """The route token of session `session_id` (made on its first call): requests with it are answered while
+    alive() holds. Tokens are random (128 bits) and never shown outside the session's own page."""
+    with _sessions_lock:
+        token = _tokens.get(session_id)
+        if token is None:
+            if len(_tokens) >= MAX_SESSIONS:
+                for sid, old in list(_tokens.items()):
+                    if not _sessions[old]():
+                        del _tokens[sid], _sessions[old]
+                while len(_tokens) >= MAX_SESSIONS:
+                    del _sessions[_tokens.pop(next(iter(_tokens)))]
+            token = _tokens[session_id] = secrets.token_urlsafe(16)
+            _sessions[token] = alive
+        return token
+
+
+def session_token():
+    """The token this session's page sends with its routes' requests (route)."""
+    return open_session(*this_session())
+
+
+def open_page(token):
+    """Whether `token` is the token of a session still connected to this server."""
+    with _sessions_lock:
+        alive = _sessions.get(token)
+    return alive is not None and alive()
 
 
 class OverBudget(BaseException):
@@ -172,6 +228,28 @@ def same_origin(headers):
     return all(urlsplit(headers[name]).netloc == host for name in ("origin", "referer") if name in headers)
 
 
+class PerSession:
+    """At most `limit` requests admitted at once for each session token: acquire(token) says at once whether one
+    more may enter, release(token) gives its place back."""
+
+    def __init__(self, limit=PER_SESSION):
+        self.limit, self.held = limit, {}
+        self._lock = threading.Lock()
+
+    def acquire(self, token):
+        with self._lock:
+            if self.held.get(token, 0) >= self.limit:
+                return False
+            self.held[token] = self.held.get(token, 0) + 1
+            return True
+
+    def release(self, token):
+        with self._lock:
+            self.held[token] -= 1
+            if not self.held[token]:
+                del self.held[token]
+
+
 async def computed(request, limiter, executor, fn, *args):
     """fn(*args) in `executor` for `request`, or None: `limiter` full (or its CPU share spent), or the client gone
     before it started (a request waiting for the worker is never computed once its client leaves); a computation
@@ -197,7 +275,7 @@ async def computed(request, limiter, executor, fn, *args):
 def routes(sections):
     """The routes serve.py adds to Streamlit's: GET <server.baseUrlPath>/live/<name> for each of `sections`."""
     by_name = {section.name: section for section in sections}
-    limiter = Limiter(MAX_ADMITTED)
+    limiter, per_session = Limiter(MAX_ADMITTED), PerSession()
     executor = ThreadPoolExecutor(WORKERS, thread_name_prefix="kernel-lab-live")
 
     async def endpoint(request):
@@ -210,12 +288,19 @@ def routes(sections):
         if len(request.url.query) > MAX_QUERY:
             return JSONResponse({"error": f"the query is longer than {MAX_QUERY} characters"}, status_code=400)
         params = dict(request.query_params)
-        keys = params.pop(CHARTS_PARAM, None)
+        keys, token = params.pop(CHARTS_PARAM, None), params.pop(SESSION_PARAM, "")
+        if not open_page(token):
+            return JSONResponse({"error": "live figures answer only a page of this app that is open"},
+                                status_code=403)
+        if not per_session.acquire(token):
+            return Response(status_code=204)
         try:
             made = await computed(request, limiter, executor, answer, by_name[name], params,
                                   None if keys is None else set(keys.split(",")))
         except ValueError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
+        finally:
+            per_session.release(token)
         if made is None:
             return Response(status_code=204)
         # a line with the charts' keys, then each figure's JSON text on a line of its own, as the element gets it in
@@ -228,6 +313,6 @@ def routes(sections):
 
 
 def route(section):
-    """The path of the section's route, relative to the app's base URL: what the chart element asks (lab/live_chart.py,
-    lab/live_control.py)."""
-    return f"{ROUTE}/{section.name}"
+    """The section's route for this session's page, relative to the app's base URL, with the session's token: what
+    the chart element asks (lab/live_chart.py, lab/live_control.py)."""
+    return f"{ROUTE}/{section.name}?{SESSION_PARAM}={session_token()}"

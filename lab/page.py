@@ -18,8 +18,6 @@ from typing import NoReturn
 import numpy as np
 import pyarrow as pa
 import streamlit as st
-from streamlit.runtime import Runtime
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from lab import background, live, live_chart, present, presets, share, sidebar
 from lab.section import POINTS
@@ -36,14 +34,9 @@ VIEW_PATH = "_view_path"
 
 
 def session_owner():
-    """This session as lab/background.py's Owner: its state, its id and whether it is still connected, asked of the
-    server (Streamlit's Runtime.is_active_session), so that the queued job of a closed tab is dropped before it runs.
-    Without a server (AppTest) the session lasts as long as its test."""
-    session_id = get_script_run_ctx().session_id
-    if not Runtime.exists():
-        return background.Owner(st.session_state, session_id)
-    runtime = Runtime.instance()
-    return background.Owner(st.session_state, session_id, lambda: runtime.is_active_session(session_id))
+    """This session as lab/background.py's Owner: its state, its id and whether it is still connected
+    (live.this_session), so that the queued job of a closed tab is dropped before it runs."""
+    return background.Owner(st.session_state, *live.this_session())
 
 
 def presenting():

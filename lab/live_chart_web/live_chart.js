@@ -184,14 +184,14 @@ function nextPosition(position, before, count) {
 // the URL of the route `route` (relative to the app's base URL, which plotly.js is served under: <base>app/static/)
 // for the page's link with `changes` (key → the link's text) made, asking only for the charts on or near the screen
 // (one farther away keeps its figure until the rerun brings it); the link's keys sorted: the same settings make the
-// same URL
+// same URL; the route's own query (the session's token) kept
 function routeUrl(route, plotlyUrl, changes) {
+  const url = new URL(route, new URL("../../", plotlyUrl));
   const params = new URLSearchParams(window.location.search);
-  for (const [key, text] of Object.entries(changes)) params.set(key, text);
+  for (const [key, text] of [...Object.entries(changes), ...url.searchParams]) params.set(key, text);
   params.set("_charts", [...byKey].filter(([, chart]) => chart.root.isConnected && chart.near)
     .map(([key]) => key).join(","));
   params.sort();
-  const url = new URL(route, new URL("../../", plotlyUrl));
   url.search = params.toString();
   return url.href;
 }

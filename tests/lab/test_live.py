@@ -3,6 +3,7 @@ byte for byte; they refuse a link the page cannot hold with its reason, and answ
 no such figures."""
 
 import json
+import sys
 import threading
 import time
 import urllib.error
@@ -16,7 +17,10 @@ import pytest
 from lab import live, points
 from lab.live import MAX_QUERY
 from lessons import registry
-from pageutil import figure, live_controls, move, open_page, run_async
+from pageutil import ROOT, figure, live_controls, move, open_page, run_async
+
+sys.path.insert(0, str(ROOT / "bench"))
+from bench_lecture import LIVE_CONTROL, Session  # noqa: E402
 
 SECTION = {section.name: section for section in registry.sections()}
 
@@ -128,18 +132,43 @@ def get(url, path, params=None, method="GET", headers=None):
         return error.code, error.read().decode()
 
 
-def test_serve_py_answers_over_http_beside_the_pages(app_url):
-    status, text = get(app_url, "/live/primal-dual", {"pd_C": "1.78"})
+class OpenPage:
+    """Lesson 3 open on the server in a session of Streamlit's own protocol (bench/bench_lecture.py's, as a browser
+    holds one): `token` is the one its live controls' route carries, valid while the page stays open."""
+
+    def __init__(self, app_url):
+        self.session = Session(int(app_url.rsplit(":", 1)[1]), "primal-dual", 60)
+        self.session.connect()
+        self.session.rerun()
+        routes = {w.options["route"] for w in self.session.widgets.values() if w.kind == LIVE_CONTROL}
+        assert len(routes) == 1, routes
+        path, _, query = routes.pop().partition("?")
+        assert path == "live/primal-dual"
+        self.token = dict(urllib.parse.parse_qsl(query))[live.SESSION_PARAM]
+
+    def close(self):
+        self.session.close()
+
+
+@pytest.fixture(scope="module")
+def token(app_url):
+    page = OpenPage(app_url)
+    yield page.token
+    page.close()
+
+
+def test_serve_py_answers_over_http_beside_the_pages(app_url, token):
+    status, text = get(app_url, "/live/primal-dual", {"pd_C": "1.78", "_session": token})
     assert status == 200
     keys, *texts = text.split("\n")
     assert json.loads(keys) == list(CHARTS) and len(texts) == 2
     assert texts == [live.answer(SECTION["primal-dual"], {"pd_C": "1.78"})[key] for key in CHARTS]
-    status, text = get(app_url, "/live/primal-dual", {"pd_C": "abc"})
+    status, text = get(app_url, "/live/primal-dual", {"pd_C": "abc", "_session": token})
     assert status == 400 and "pd_C" in json.loads(text)["error"]
-    assert get(app_url, "/live/primal-dual", {"only_mine": "true"})[0] == 204
-    assert get(app_url, "/live/no-such-page")[0] == 404
-    assert get(app_url, "/live/primal-dual", "pts=" + "1" * (MAX_QUERY + 1))[0] == 400
-    assert get(app_url, "/live/primal-dual", method="POST")[0] == 405
+    assert get(app_url, "/live/primal-dual", {"only_mine": "true", "_session": token})[0] == 204
+    assert get(app_url, "/live/no-such-page", {"_session": token})[0] == 404
+    assert get(app_url, "/live/primal-dual", f"_session={token}&pts=" + "1" * (MAX_QUERY + 1))[0] == 400
+    assert get(app_url, "/live/primal-dual", {"_session": token}, method="POST")[0] == 405
     assert get(app_url, "/primal-dual")[0] == 200 and get(app_url, "/_stcore/health") == (200, "ok")
 
 
@@ -151,7 +180,8 @@ def test_each_live_control_on_the_page_names_its_route_and_the_links_text_of_eac
     assert list(controls) == ["pd_offset", "pd_hard", "pd_C", "pd_gamma", "pd_degree", "pd_coef0"]
     assert [controls[key]["kind"] for key in ("pd_offset", "pd_C")] == ["toggle", "slider"]
     assert controls["pd_hard"]["link"] == ["false", "true"] and controls["pd_offset"]["value"] == 1   # on
-    assert {options["route"] for options in controls.values()} == {"live/primal-dual"}
+    routes = {options["route"] for options in controls.values()}
+    assert len(routes) == 1 and routes.pop().startswith(f"live/primal-dual?{live.SESSION_PARAM}=")
     assert [float(v) for v in controls["pd_C"]["link"]] == [float(c) for c in C_VALUES]
     assert controls["pd_C"]["texts"][controls["pd_C"]["value"]] == "1" == controls["pd_C"]["text"]
     # a numeric slider's positions: lo, lo + step, ..., hi
@@ -173,8 +203,8 @@ def test_asked_for_some_charts_it_answers_those_alone_and_the_same_as_the_page()
     assert all(answered[key] == figure(at, key) for key in answered)
 
 
-def test_the_charts_asked_for_over_http(app_url):
-    status, text = get(app_url, "/live/primal-dual", {"pd_C": "1.78", "_charts": "pd_alpha"})
+def test_the_charts_asked_for_over_http(app_url, token):
+    status, text = get(app_url, "/live/primal-dual", {"pd_C": "1.78", "_charts": "pd_alpha", "_session": token})
     assert status == 200 and text.split("\n")[0] == '["pd_alpha"]' and len(text.split("\n")) == 2
 
 
@@ -257,13 +287,52 @@ def test_only_the_pages_own_request_is_answered(headers, ok):
     assert live.same_origin(headers) is ok
 
 
-def test_a_cross_origin_get_does_no_work_over_http(app_url):
+def test_a_cross_origin_get_does_no_work_over_http(app_url, token):
     for headers in ({"Sec-Fetch-Site": "cross-site"}, {"Origin": "https://evil.example"}):
         started = time.monotonic()
-        status, text = get(app_url, "/live/primal-dual", COSTLY, headers=headers)
+        status, text = get(app_url, "/live/primal-dual", {**COSTLY, "_session": token}, headers=headers)
         assert status == 403 and time.monotonic() - started < 1.0, (status, text)
-    status, _ = get(app_url, "/live/primal-dual", {"pd_C": "1.78"}, headers={"Sec-Fetch-Site": "same-origin"})
+    status, _ = get(app_url, "/live/primal-dual", {"pd_C": "1.78", "_session": token},
+                    headers={"Sec-Fetch-Site": "same-origin"})
     assert status == 200
+
+
+def test_a_get_that_names_no_open_page_does_no_work(app_url):
+    """A script that never opened the page (no token, a made-up one) and a page that was closed: 403 at once."""
+    page = OpenPage(app_url)
+    assert get(app_url, "/live/primal-dual", {"pd_C": "1.78", "_session": page.token})[0] == 200
+    page.close()
+    time.sleep(1.0)                                     # the server sees the socket close
+    for query in (COSTLY, {**COSTLY, "_session": "made-up"}, {**COSTLY, "_session": page.token}):
+        started = time.monotonic()
+        status, text = get(app_url, "/live/primal-dual", query)
+        assert status == 403 and time.monotonic() - started < 1.0, (status, text)
+        assert "open" in json.loads(text)["error"]
+
+
+def test_one_session_has_at_most_its_two_requests_admitted_at_once():
+    per_session = live.PerSession()
+    assert per_session.acquire("a") and per_session.acquire("a") and not per_session.acquire("a")
+    assert per_session.acquire("b")                     # another student is not held back by the first
+    per_session.release("a")
+    assert per_session.acquire("a")
+    for token in ("a", "a", "b"):
+        per_session.release(token)
+    assert per_session.held == {}
+
+
+def test_the_tokens_of_closed_sessions_are_forgotten_when_there_are_too_many(monkeypatch):
+    monkeypatch.setattr(live, "MAX_SESSIONS", 3)
+    monkeypatch.setattr(live, "_sessions", {})
+    monkeypatch.setattr(live, "_tokens", {})
+    open_ = {"s1": True, "s2": False, "s3": True}
+    tokens = {sid: live.open_session(sid, lambda sid=sid: open_[sid]) for sid in open_}
+    assert live.open_session("s1", lambda: True) == tokens["s1"] and len(set(tokens.values())) == 3
+    assert live.open_page(tokens["s1"]) and not live.open_page(tokens["s2"]) and not live.open_page("")
+    tokens["s4"] = live.open_session("s4", lambda: True)          # s2 is closed: it goes
+    assert set(live._tokens) == {"s1", "s3", "s4"}
+    live.open_session("s5", lambda: True)                          # all open: the oldest goes
+    assert set(live._tokens) == {"s3", "s4", "s5"} and not live.open_page(tokens["s1"])
 
 
 def test_every_response_carries_the_security_headers(app_url):

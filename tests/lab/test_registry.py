@@ -35,6 +35,10 @@ def with_fixture(monkeypatch):
     return lesson
 
 
+# the route token of a session that stays open for the tests (lab/live.py)
+TOKEN = live.open_session("test_registry", lambda: True)
+
+
 def get(routes, path):
     """(status, content type, body) of GET `path` from a Starlette app of `routes`, called as the server calls it."""
     sent = []
@@ -46,6 +50,7 @@ def get(routes, path):
         sent.append(message)
 
     path, _, query = path.partition("?")
+    query = "&".join(filter(None, [query, f"{live.SESSION_PARAM}={TOKEN}"]))     # as an open page asks
     scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": query.encode(),
              "headers": [], "root_path": ""}
     pageutil.run_async(Router(routes=routes)(scope, receive, send))
