@@ -7,9 +7,10 @@ plus the attack). The attack, on loopback, every loop bounded by --duration:
 - --attackers clients, each sending GET /live/primal-dual on three-class blobs, n = 500, noise 0.5, kernel mode,
   a degree-7 polynomial at γ = 1 and C = 1000, MAX_USER_POINTS points of its own anywhere in the window, and a new
   seed each time (no cache can hold it), then the next one --attack-gap seconds after the last was sent; a client
-  gives up after --attack-timeout s (and closes its connection). Every other one sends what another site's
-  page makes a student's browser send (Sec-Fetch-Site: cross-site, an Origin of its own); the rest send no such
-  header, as a script does;
+  gives up after --attack-timeout s (and closes its connection). A third of them send what another site's page
+  makes a student's browser send (Sec-Fetch-Site: cross-site, an Origin of its own); a third send no such header
+  and no session's token, as a script does; and a third first open lesson 3 as a browser does (a session of
+  Streamlit's protocol, kept open), and send its token with each request, as the page's own requests;
 - --throwaway sessions, each opening lesson 3 with the validation heatmap on at n = 300 and a new seed, leaving once
   its run ends, and opening the next one --attack-gap × 4 seconds later;
 - a prober that fetches the page (index.html) and its script bundle every second: what a student opening the app
@@ -28,6 +29,7 @@ Exits 1 when the attacked run misses its budget.
 
 import argparse
 import http.client
+import multiprocessing
 import random
 import re
 import sys
@@ -35,18 +37,20 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_browser import app_pages, machine_state  # noqa: E402
-from bench_lecture import (Session, StudentError, passed, percentile, report,  # noqa: E402
-                           run_lecture)
+from bench_lecture import (LIVE_CONTROL, Session, StudentError, passed, percentile,  # noqa: E402
+                           report, run_lecture)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from datasets.upload import MAX_ABS_COORD  # noqa: E402
+from lab.live import SESSION_PARAM  # noqa: E402
 from lab.state import MAX_USER_POINTS  # noqa: E402
 
 OPEN_BUDGET_S = 2.0
+ATTACKERS = ("script", "cross-site", "session")
 PROBE_EVERY_S = 1.0
 _BUNDLE = re.compile(rb'src="\.?/?(static/js/[^"]+\.js)"')
 
@@ -56,7 +60,7 @@ class Record:
 
     def __init__(self):
         self.lock = threading.Lock()
-        self.answers = Counter()     # the route's status (or "gave up") → count
+        self.answers = Counter()     # (attacker kind, the route's status or "gave up") → count
         self.seconds = []            # time to each route answer the client waited for
         self.heatmaps = Counter()    # throwaway sessions: "opened" or the error
         self.fetches = []            # the prober's page + bundle fetch times
@@ -76,23 +80,42 @@ def expensive_query(rng):
                       "pd_degree": 7, "pd_gamma": 1, "pd_C": 1000, "seed": rng.randrange(10_000)}) + "&pts=" + pts
 
 
-def attacker(rng, record, args, cross_site):
-    headers = {"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"} if cross_site else {}
+def page_token(port, args):
+    """An open session of lesson 3 and the token its live controls' route carries (lab/live.py), or (session, "")
+    where the page could not be opened."""
+    session = Session(port, "primal-dual", args.timeout)
+    try:
+        session.connect()
+        session.rerun()
+    except StudentError:
+        return session, ""
+    routes = [w.options["route"] for w in session.widgets.values() if w.kind == LIVE_CONTROL]
+    return session, dict(parse_qsl(routes[0].partition("?")[2])).get(SESSION_PARAM, "") if routes else ""
+
+
+def attacker(rng, record, args, kind):
+    """kind: "cross-site" (another site's page in a student's browser), "script" (no header, no token) or "session"
+    (the token of a page it holds open)."""
+    headers = {"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"} if kind == "cross-site" else {}
 
     def attack(port, stop):
+        session, token = page_token(port, args) if kind == "session" else (None, "")
+        own = f"&{SESSION_PARAM}={token}" if token else ""
         while not stop.is_set():
             sent = time.monotonic()
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=args.attack_timeout)
             try:
-                conn.request("GET", "/live/primal-dual?" + expensive_query(rng), headers=headers)
+                conn.request("GET", "/live/primal-dual?" + expensive_query(rng) + own, headers=headers)
                 response = conn.getresponse()
                 response.read()
-                record.add("answers", response.status, time.monotonic() - sent)
+                record.add("answers", (kind, response.status), time.monotonic() - sent)
             except (OSError, http.client.HTTPException):   # a timeout among them: the client leaves
-                record.add("answers", "gave up")
+                record.add("answers", (kind, "gave up"))
             finally:
                 conn.close()
             stop.wait(max(0.0, sent + args.attack_gap - time.monotonic()))
+        if session is not None:
+            session.close()
     return attack
 
 
@@ -133,14 +156,47 @@ def prober(record, args):
     return probe
 
 
+def attack_side(port, stop, results, args, seed):
+    """The attackers and the throwaway sessions, in a process of their own (started by attack): their threads
+    would otherwise share the interpreter of the students' threads, and the students' times would count the
+    attack's own work on the client side. Sends what they saw (answers, seconds, heatmaps) once `stop` is set."""
+    record, rng = Record(), random.Random(seed)
+    workers = [attacker(random.Random(rng.random()), record, args, ATTACKERS[i % len(ATTACKERS)])
+               for i in range(args.attackers)]
+    workers += [throwaway(random.Random(rng.random()), record, args) for _ in range(args.throwaway)]
+    threads = [threading.Thread(target=w, args=(port, stop), daemon=True) for w in workers]
+    for th in threads:
+        th.start()
+    stop.wait()
+    for th in threads:
+        th.join(timeout=args.attack_timeout + args.timeout + 5)
+    results.put((record.answers, record.seconds, record.heatmaps))
+
+
+def attack(record, args, seed):
+    """run_lecture's function beside the students: attack_side in a child process, its record merged when the
+    moves end."""
+    def run(port, stop):
+        context = multiprocessing.get_context("spawn")
+        done, results = context.Event(), context.Queue()
+        process = context.Process(target=attack_side, args=(port, done, results, args, seed), daemon=True)
+        process.start()
+        stop.wait()
+        done.set()
+        answers, seconds, heatmaps = results.get(timeout=args.attack_timeout + args.timeout + 30)
+        process.join(timeout=10)
+        with record.lock:
+            record.answers.update(answers)
+            record.seconds += seconds
+            record.heatmaps.update(heatmaps)
+    return run
+
+
 def run(target, pages, args, attacked):
     record = Record()
-    rng = random.Random(args.seed + 1)
     alongside = [prober(record, args)]
     if attacked:
-        alongside += [attacker(random.Random(rng.random()), record, args, cross_site=i % 2 == 1)
-                      for i in range(args.attackers)]
-        alongside += [throwaway(random.Random(rng.random()), record, args) for _ in range(args.throwaway)]
+        alongside.append(attack(record, args, args.seed + 1))
     result = run_lecture(target, pages, args, alongside)
     result["label"] = f"{result['label']}, {'attacked' if attacked else 'quiet'}"
     return result, record
@@ -181,10 +237,12 @@ def main():
         ok = passed(attacked) and max(opens, default=0.0) <= OPEN_BUDGET_S
         failed |= not ok
         total = sum(record.answers.values())
-        print(f"\nThe attack on {attacked['label']}: {args.attackers} clients (half cross-site), one request each "
+        print(f"\nThe attack on {attacked['label']}: {args.attackers} clients ({', '.join(ATTACKERS)} in turn), "
+              "one request each "
               f"{args.attack_gap:g} s, giving up after {args.attack_timeout:g} s; {args.throwaway} throwaway heatmap "
               "sessions")
-        print(f"  route requests {total}: " + ", ".join(f"{k} ×{v}" for k, v in sorted(record.answers.items(), key=str))
+        print(f"  route requests {total}: " + ", ".join(f"{kind} {status} ×{v}" for (kind, status), v
+                                                        in sorted(record.answers.items(), key=str))
               + f"; answered in p50 {percentile(record.seconds, 50):.2f} s, max {max(record.seconds, default=0):.2f} s")
         print("  throwaway sessions and page fetches: "
               + ", ".join(f"{k} ×{v}" for k, v in sorted(record.heatmaps.items())))

@@ -390,7 +390,7 @@ def pointer_moves(page, cycles):
     redraw, for each of them that redrew; issues)."""
     times, issues = [], []
 
-    def timed(action):
+    def timed(action, what):
         action()
         pressed = page.evaluate("() => window.__bench.keydown")
         s = settle(page, after=pressed, timeout=MOVE_TIMEOUT_S)
@@ -399,7 +399,7 @@ def pointer_moves(page, cycles):
         if s["changes"] and s["changes"][-1] > pressed:
             times.append(s["changes"][-1] - pressed)
         else:
-            issues.append("a click, drag or double-click drew nothing")
+            issues.append(f"{what} drew nothing")
 
     for k in range(cycles):
         box = page.evaluate(BOUNDARY_JS)
@@ -410,7 +410,7 @@ def pointer_moves(page, cycles):
         # on a ring of positions around the plot's centre, so each click is a new point
         x = left + width * (0.5 + 0.3 * math.cos(2 * math.pi * k / cycles))
         y = top + height * (0.5 + 0.3 * math.sin(2 * math.pi * k / cycles))
-        timed(lambda: page.mouse.click(x, y))
+        timed(lambda: page.mouse.click(x, y), f"click {k + 1}")
         to = (x + 0.08 * width, y + 0.06 * height)
 
         def drag():
@@ -419,8 +419,8 @@ def pointer_moves(page, cycles):
             for j in range(1, 7):
                 page.mouse.move(x + (to[0] - x) * j / 6, y + (to[1] - y) * j / 6)
             page.mouse.up()
-        timed(drag)
-        timed(lambda: page.mouse.dblclick(*to))
+        timed(drag, f"drag {k + 1}")
+        timed(lambda: page.mouse.dblclick(*to), f"double-click {k + 1}")
     return times, issues
 
 

@@ -27,7 +27,7 @@ degree); a request whose client has gone is not computed; and only the page's ow
 open session of this server (session_token: a script that never opened the page gets 403 and costs nothing), and
 comes from the page's own origin (same_origin: another site's page can make a student's browser send the request,
 never with the page's own origin). One session has at most PER_SESSION requests admitted at once (a move and the one
-the element asks ahead).
+the element asks ahead), and none for COOLDOWN_S after one of its computations went over budget.
 """
 
 import asyncio
@@ -60,6 +60,8 @@ SESSION_PARAM = "_session"
 MAX_SESSIONS = 5_000
 # the requests of one session admitted at once: the move on the screen and the one asked ahead (live_chart.js)
 PER_SESSION = 2
+# a session whose route computation went over BUDGET_S gets none for this long
+COOLDOWN_S = 30.0
 # the longest query a route reads: every field of the schema and MAX_USER_POINTS points fit
 MAX_QUERY = 16_000
 # the routes' own threads: one computation at a time holds the interpreter, however many clients ask
@@ -69,7 +71,7 @@ MAX_ADMITTED = 3
 # how often a waiting request looks whether its client is still there and its computation within budget
 DISCONNECT_POLL_S = 0.05
 # the CPU one route computation may use: a move the page draws quickly takes a small part of it
-BUDGET_S = 0.5
+BUDGET_S = 0.25
 # the share of a core the routes may use over time: the rest is the pages' (a move the route does not draw, the
 # rerun draws)
 SHARE = 0.25
@@ -229,16 +231,21 @@ def same_origin(headers):
 
 
 class PerSession:
-    """At most `limit` requests admitted at once for each session token: acquire(token) says at once whether one
-    more may enter, release(token) gives its place back."""
+    """For each session token: at most `limit` requests admitted at once, and none for `cooldown` seconds after one
+    of its computations went over BUDGET_S (its moves go the rerun's way meanwhile, as without the routes: a page
+    open in a session buys at most one such computation per cooldown). acquire(token) says at once whether one more
+    may enter, release(token) gives its place back, over_budget(token) starts its cooldown."""
 
-    def __init__(self, limit=PER_SESSION):
-        self.limit, self.held = limit, {}
+    def __init__(self, limit=PER_SESSION, cooldown=COOLDOWN_S):
+        self.limit, self.cooldown, self.held, self.cool_until = limit, cooldown, {}, {}
         self._lock = threading.Lock()
 
     def acquire(self, token):
         with self._lock:
-            if self.held.get(token, 0) >= self.limit:
+            now = time.monotonic()
+            if len(self.cool_until) > MAX_SESSIONS:
+                self.cool_until = {t: until for t, until in self.cool_until.items() if until > now}
+            if self.held.get(token, 0) >= self.limit or self.cool_until.get(token, 0.0) > now:
                 return False
             self.held[token] = self.held.get(token, 0) + 1
             return True
@@ -249,12 +256,16 @@ class PerSession:
             if not self.held[token]:
                 del self.held[token]
 
+    def over_budget(self, token):
+        with self._lock:
+            self.cool_until[token] = time.monotonic() + self.cooldown
 
-async def computed(request, limiter, executor, fn, *args):
+
+async def computed(request, limiter, executor, fn, *args, over_budget=lambda: None):
     """fn(*args) in `executor` for `request`, or None: `limiter` full (or its CPU share spent), or the client gone
     before it started (a request waiting for the worker is never computed once its client leaves); a computation
-    whose client leaves, or that has used BUDGET_S of CPU, is stopped (Job.stop). A computation holds its place in
-    `limiter` until it ends, and pays its CPU into it then."""
+    whose client leaves, or that has used BUDGET_S of CPU, is stopped (Job.stop), and over_budget() is called for
+    the latter. A computation holds its place in `limiter` until it ends, and pays its CPU into it then."""
     if not limiter.acquire():
         return None
     if await request.is_disconnected():
@@ -268,7 +279,10 @@ async def computed(request, limiter, executor, fn, *args):
         done, _ = await asyncio.wait({future}, timeout=DISCONNECT_POLL_S)
         if done:
             return future.result()
-        if (job.cpu() > BUDGET_S or await request.is_disconnected()) and job.stop():
+        spent = job.cpu() > BUDGET_S
+        if (spent or await request.is_disconnected()) and job.stop():
+            if spent:
+                over_budget()
             return None
 
 
@@ -296,7 +310,8 @@ def routes(sections):
             return Response(status_code=204)
         try:
             made = await computed(request, limiter, executor, answer, by_name[name], params,
-                                  None if keys is None else set(keys.split(",")))
+                                  None if keys is None else set(keys.split(",")),
+                                  over_budget=lambda: per_session.over_budget(token))
         except ValueError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         finally:

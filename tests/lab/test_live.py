@@ -227,9 +227,9 @@ class Client:
         return self.leaves_at is not None and time.monotonic() >= self.leaves_at
 
 
-def compute(client, limiter, executor, fn, *args):
+def compute(client, limiter, executor, fn, *args, **kwargs):
     started = time.monotonic()
-    return run_async(live.computed(client, limiter, executor, fn, *args)), time.monotonic() - started
+    return run_async(live.computed(client, limiter, executor, fn, *args, **kwargs)), time.monotonic() - started
 
 
 def test_a_full_limiter_answers_at_once_and_computes_nothing():
@@ -267,10 +267,12 @@ def test_a_client_gone_is_not_computed_even_when_it_waited_for_the_worker():
 
 @pytest.mark.parametrize("client", [Client(leaves_after=0.3), Client()], ids=["client gone", "over budget"])
 def test_a_costly_computation_stops_when_its_client_leaves_or_its_budget_is_spent(client):
-    limiter = live.Limiter(1)
+    limiter, spent = live.Limiter(1), []
     with ThreadPoolExecutor(1) as executor:
-        made, took = compute(client, limiter, executor, live.answer, SECTION["primal-dual"], dict(COSTLY))
+        made, took = compute(client, limiter, executor, live.answer, SECTION["primal-dual"], dict(COSTLY),
+                             over_budget=lambda: spent.append(True))
     assert made is None and took < live.BUDGET_S + 3      # the whole solve takes several seconds
+    assert spent == ([] if client.leaves_at else [True])  # only a computation over budget is told so
     assert limiter.held == 0
     with ThreadPoolExecutor(1) as executor:                # the worker thread is fine for the next request
         assert compute(Client(), limiter, executor, live.answer, SECTION["primal-dual"], {"pd_C": "1.78"})[0]
@@ -319,6 +321,14 @@ def test_one_session_has_at_most_its_two_requests_admitted_at_once():
     for token in ("a", "a", "b"):
         per_session.release(token)
     assert per_session.held == {}
+
+
+def test_a_session_whose_computation_went_over_budget_gets_none_for_its_cooldown():
+    per_session = live.PerSession(cooldown=0.3)
+    per_session.over_budget("a")
+    assert not per_session.acquire("a") and per_session.acquire("b")
+    time.sleep(0.35)
+    assert per_session.acquire("a")
 
 
 def test_the_tokens_of_closed_sessions_are_forgotten_when_there_are_too_many(monkeypatch):
