@@ -10,9 +10,9 @@ from lessons.primal_dual.one_vs_rest import one_vs_rest
 from lessons.primal_dual.sections import DUAL
 
 
-def ovr_section(train, setup):
-    """train: lab.section.Training with every class; setup: the lesson's Setup."""
-    X, y, test = train.X, train.y, train.test
+def ovr_section(train, setting):
+    """train: lab.section.Training with every class; setting: the section's (lessons/primal_dual/sections.py)."""
+    X, y, test, setup = train.X, train.y, train.test, setting.solve
     st.info(f"These points have {np.unique(y).size} classes, so one SVM cannot separate them: **one-vs-rest** fits one "
             "binary SVM per class c (yᵢ = +1 for class c, −1 for every other class: the same dual as above) and "
             "predicts the class whose SVM gives the largest decision value, argmax_c f_c(x). The primal/dual "
@@ -34,7 +34,7 @@ def ovr_section(train, setup):
                   **{f"SVs of {n} vs rest": str(k) for n, k in zip(names, r.n_sv)}})
     st.markdown("**One-vs-rest**: each SVM's boundary f_c = 0 (dashed, in its class's colour); the field is the "
                 "combined decision argmax_c f_c(x)")
-    page.boundary_chart(DUAL.figures(setup, train, None)["pd_ovr"], key="pd_ovr", section=DUAL)
+    page.boundary_chart(DUAL.figures(setting, train, None)["pd_ovr"], key="pd_ovr", section=DUAL)
 
 
 def unseen_class(r, c, name):

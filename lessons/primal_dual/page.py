@@ -68,9 +68,10 @@ def lesson():
     compare = controls()
     if page.values(DUAL)["pd_space"] != "kernel":
         data.third_class_notice()
-    setup, train, status = page.run(DUAL)
+    setting, train, status = page.run(DUAL)
+    setup = setting.solve
     if one_vs_rest(setup, train):
-        ovr_section(train, setup)
+        ovr_section(train, setting)
         return
     X, y = train.X, train.y
     s = solve(X, y, train.test, setup)
@@ -114,7 +115,7 @@ def lesson():
     st.caption(f"▶ Play replays the dual's {d.n_iter:,} steps at {len(labels)} log-spaced snapshots in both charts, "
                "what each step moved ringed in orange (SMO's pair (i, j); one α without offset). An active-set step "
                "solves the KKT system of the support found so far: it moves many α at once.")
-    charts = DUAL.figures(setup, train, None)
+    charts = DUAL.figures(setting, train, {"pd_boundary", "pd_alpha"})
     left, right = st.columns([3, 2])
     with left:
         st.markdown("**Dual decision function** f(x) = Σ αᵢyᵢK(xᵢ, x) + b, margins f = ±1")

@@ -46,6 +46,11 @@ def validation_grid(X, y, kernel, offset, seed, *, owner=None):
     return grid
 
 
+def remembered_grid(X, y, kernel, offset, seed):
+    """The grid validation_grid gives, where it is already computed; else None (nothing is computed or queued)."""
+    return _cv_grid.peek(X, y, kernel.name, kernel.degree, kernel.coef0, offset, seed)
+
+
 @memo(max_entries=32)
 def validation_figures(X, y, kernel, offset, seed, C):
     """(heatmap, curves) of the validation grid with the current (C, kernel.gamma) marked."""

@@ -487,6 +487,26 @@ def test_a_c_move_on_lesson_3_is_drawn_from_the_live_route_and_the_rerun_draws_i
     page.close()
 
 
+def test_with_the_validation_heatmap_shown_a_c_move_draws_its_marker_from_the_route_too(browser, app_url):
+    """The heatmap and the curves mark the current (C, γ): once their grid is computed, the route answers them with
+    the decision plot and the α's, each drawn once for the move."""
+    page = open_lesson(browser, f"{app_url}/primal-dual?pd_space=kernel&pd_cv=true")
+    page.set_viewport_size({"width": 1400, "height": 3000})           # every chart on the screen
+    page.locator(".st-key-pd_cv_heatmap .js-plotly-plot").wait_for(state="visible", timeout=120_000)
+    wait_idle(page)
+    page.wait_for_timeout(800)
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "/live/primal-dual" in request.url else None)
+    charts = ["pd_boundary", "pd_alpha", "pd_cv_heatmap", "pd_cv_curves"]
+    before = draws(page, charts)
+    slider_step(page, "slack penalty")
+    assert c_asked(asked)[0] == "1.78", asked
+    assert draws(page, charts) == [n + 1 for n in before]
+    answered = page.evaluate("(url) => fetch(url).then((r) => r.text())", asked[0])     # the route's answer again
+    assert json.loads(answered.split("\n")[0]) == charts
+    page.close()
+
+
 def test_a_jump_of_the_slider_asks_nothing_ahead(browser, app_url):
     """A click on C's track (a jump of several steps) asks the route for that value only: where the student goes
     next is anyone's guess."""

@@ -17,7 +17,8 @@ import pytest
 from lab import live, points
 from lab.live import MAX_QUERY
 from lessons import registry
-from pageutil import ROOT, figure, live_controls, move, open_page, run_async
+from lessons.primal_dual import sections
+from pageutil import ROOT, figure, live_controls, move, open_page, run_async, until_drawn
 
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_lecture import LIVE_CONTROL, Session  # noqa: E402
@@ -106,6 +107,19 @@ def test_a_move_of_c_is_answered_with_the_figures_the_rerun_then_draws():
     move(at, "pd_C", 10.0)
     for key in CHARTS:
         assert answered[key] == figure(at, key)
+
+
+def test_the_validation_charts_are_answered_once_their_grid_is_computed_and_never_computed_by_the_route():
+    widgets = {"pd_space": "kernel", "pd_cv": True, "pd_gamma": 3.16}
+    cold = open_page(PAGE, sidebar={"seed": 11}, widgets=widgets, numbers=False)   # the grid is being computed
+    assert list(live.answer(SECTION["primal-dual"], link(cold))) == list(CHARTS)
+    at = until_drawn(cold, "pd_cv_heatmap")
+    assert_same_figures(at, charts=CHARTS + sections.CV_KEYS)
+    moved = {**link(at), "pd_C": "10"}
+    answered = live.answer(SECTION["primal-dual"], moved, {"pd_cv_heatmap"})
+    move(at, "pd_C", 10.0)
+    assert list(answered) == ["pd_cv_heatmap"] and answered["pd_cv_heatmap"] == figure(at, "pd_cv_heatmap")
+    assert "pd_cv_heatmap" not in live.answer(SECTION["primal-dual"], {**moved, "pd_cv": "false"})
 
 
 @pytest.mark.parametrize("query", [{"pd_C": "abc"}, {"pd_C": "1e999"}, {"pd_C": "<script>"}, {"n": "100000"},

@@ -357,8 +357,10 @@ def test_switching_the_heatmap_off_drops_its_queued_fits(leave):
     from lessons.primal_dual import validation as cpd
 
     cpd._cv_grid.memory.clear()
-    taken = ("busy", "heatmap off"), background.Owner({}, "busy"), os.system, "sleep 1"
-    assert background.result(*taken) is None  # the one background process is taken for a second
+    # the one background process is taken for a few seconds: longer than the page takes to open and rerun on a
+    # loaded machine (with one second, the queued job sometimes started before the toggle went off)
+    taken = ("busy", "heatmap off"), background.Owner({}, "busy"), os.system, "sleep 5"
+    assert background.result(*taken) is None
     at = open_page(PAGE, widgets={"pd_space": "kernel", "pd_cv": True})
     key = at.session_state[background.KEY]
     queued = background._jobs[key]
