@@ -46,6 +46,7 @@ from streamlit import config
 from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from figures import has_deferred_frames
 from lab import points
 from lab.live_chart import figure_json
 
@@ -54,6 +55,8 @@ ROUTE = "live"
 CONTENT_TYPE = "application/x-ndjson"
 # the query's list of the charts to answer (comma-separated keys); not a field of the link
 CHARTS_PARAM = "_charts"
+# the query's charts whose replay frames come with their figures (comma-separated keys); not a field of the link
+FRAMES_PARAM = "_frames"
 # the query's token of the session whose page asks (session_token); not a field of the link
 SESSION_PARAM = "_session"
 # the sessions a process keeps tokens for: past it, those of closed sessions are forgotten (then the oldest)
@@ -79,10 +82,11 @@ SHARE = 0.25
 LOOPING = "kernel_core"
 
 
-def answer(section, params, charts=None):
+def answer(section, params, charts=None, frames=()):
     """{chart key: the figure's JSON text as the chart element gets it} for `section` at the link `params`, or None
     where the page draws no such figures; ValueError for a value the link cannot hold. charts: only these (those the
-    student has on the screen)."""
+    student has on the screen); frames: the charts whose replay frames made on demand come with them (the first Play
+    of a replay: lab/live_chart.py)."""
     values = section.link_values(params, points.decode(params.get("pts", "")))
     try:
         setup, data, status = section.run(values)
@@ -91,7 +95,8 @@ def answer(section, params, charts=None):
         made = section.figures(setup, data, charts)
     except ValueError:
         return None       # the page shows the core's message
-    return {key: figure_json(fig)[0] for key, fig in made.items() if charts is None or key in charts}
+    return {key: figure_json(fig, key in frames and has_deferred_frames(fig))[0] for key, fig in made.items()
+            if charts is None or key in charts}
 
 
 def this_session():
@@ -303,6 +308,7 @@ def routes(sections):
             return JSONResponse({"error": f"the query is longer than {MAX_QUERY} characters"}, status_code=400)
         params = dict(request.query_params)
         keys, token = params.pop(CHARTS_PARAM, None), params.pop(SESSION_PARAM, "")
+        frames = set(params.pop(FRAMES_PARAM, "").split(","))
         if not open_page(token):
             return JSONResponse({"error": "live figures answer only a page of this app that is open"},
                                 status_code=403)
@@ -310,7 +316,7 @@ def routes(sections):
             return Response(status_code=204)
         try:
             made = await computed(request, limiter, executor, answer, by_name[name], params,
-                                  None if keys is None else set(keys.split(",")),
+                                  None if keys is None else set(keys.split(",")), frames,
                                   over_budget=lambda: per_session.over_budget(token))
         except ValueError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)

@@ -24,8 +24,9 @@
 //   {op: "cell", x, y}  (data coordinates; the server rounds them to a cell)
 // A figure with frames gets Play (Pause while it plays) / Step / Reset buttons that replay the frames here
 // (Plotly.react of the figure with each frame merged in), without a server round trip per frame. A figure whose
-// frames the server makes on demand (options.replay) gets the buttons too: the first Play or Step sends
-// {op: "frames"}, and the figure that comes back with its frames is played. A chart that follows another's replay
+// frames the server makes on demand (options.replay) gets the buttons too: the first Play or Step asks the live route
+// for the figure with its frames where the chart has one (and plays it at once), and sends {op: "frames"}: the figure
+// that comes back with its frames (from the rerun, where the route did not answer) is played. A chart that follows another's replay
 // (options.follow: that chart's key) has no buttons of its own and shows the frame its leader shows. A button that
 // cannot act now is marked so (aria-disabled), never disabled: a disabled button drops the keyboard's focus.
 //
@@ -36,7 +37,7 @@
 // trigger "value" once those figures are drawn (at most HOLD_MS), and the rerun brings the same figure JSON, which
 // draws nothing, then the numbers and tables. Once a move of one step has its answer, the next position the same way
 // is asked ahead, so the next step of a key press or a drag is drawn without waiting for the server. A chart with its
-// replay frames loaded is left to the rerun (the route sends no frames). An answer that is not the route's own (a
+// replay frames loaded is left to the rerun (a move's answer has no frames). An answer that is not the route's own (a
 // server without the routes, or one that serves them elsewhere) turns live moves off for the page, once and
 // silently, and each value then goes to the server at once. Nothing of Streamlit's or Plotly's is patched or held.
 //
@@ -143,6 +144,8 @@ const ahead = new Map();
 // the route's own content type (lab/live.py): any other answer is a server without the routes (Streamlit answers an
 // unknown path with its HTML page and status 200), and the rerun then draws every move
 const ROUTE_TYPE = "application/x-ndjson";
+// the query's key of the chart whose replay frames the route is to answer with its figure (lab/live.py)
+const FRAMES_PARAM = "_frames";
 
 // {status, text} of the route's answer; status -1: no route here
 function ask(url) {
@@ -451,7 +454,7 @@ class Chart {
   }
 
   // a figure the live route answered, drawn as a message's figure is; not while it plays, nor once the frames it
-  // makes on demand are loaded (the route sends none: the rerun brings the figure with them)
+  // makes on demand are loaded (the route sends them only when asked: requestFrames)
   showLive(figureText) {
     if (figureText === this.figureText || this.playing || (this.options.replay && this.frameNames.length)) return null;
     this.newFigure(figureText);
@@ -707,12 +710,28 @@ class Chart {
     this.step.setAttribute("aria-disabled", String(Boolean(this.pending) || (n > 0 && this.frame >= n - 1)));
   }
 
-  // the frames of a replay the server makes on demand: ask once, then play or step when they come
-  requestFrames(action) {
+  // the frames of a replay the server makes on demand: ask once, then play or step when they come. A chart with a
+  // route (a decision plot of a live section) asks the route for its figure with the frames and plays it at once;
+  // the event then marks the chart in the session, and the rerun brings the same figure, which draws nothing.
+  // Without the route's figure (no routes, a 204), the rerun brings it.
+  async requestFrames(action) {
     if (!this.options.replay || !this.send || this.pending) return;
     this.pending = action;
     this.updateFrameButtons();
+    const live = this.options.live;
+    if (live && !liveOff) {
+      try {
+        const url = routeUrl(live.route, this.plotlyUrl, {[FRAMES_PARAM]: this.options.file});
+        await drawAnswer(await ask(url));
+      } catch (error) {
+        console.error("Kernel Lab replay:", error);
+      }
+    }
     this.send("event", {op: "frames"});
+    if (this.pending && this.frameNames.length) {
+      this.pending = null;
+      if (action === "step") this.stepFrame(); else this.playFrames();
+    }
   }
 
   // the charts that follow this one's replay (options.follow): lesson 3's α bars follow its decision plot, so that

@@ -103,3 +103,26 @@ def test_the_focus_stays_on_the_button_pressed_while_the_frames_load_and_enter_a
                                timeout=5_000)
     assert page.evaluate(FOCUS_JS) in (label, label.replace("Play", "Pause"))
     page.close()
+
+
+@pytest.mark.parametrize(("slug", "key"), [("primal-dual", "pd_boundary"), ("pegasos", "pg_boundary")])
+def test_the_first_step_of_a_decision_plots_replay_is_drawn_from_the_route_before_the_rerun(browser, app_url, slug,
+                                                                                            key):
+    """The frames of a decision plot's replay are made on demand: its first Step asks the section's route for the
+    figure with them and shows the first frame, before the rerun; the rerun brings the same figure, drawn no second
+    time."""
+    page = open_lesson(browser, f"{app_url}/{slug}")
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "_frames=" in request.url else None)
+    draws = "(key) => Number(document.querySelector(`.st-key-${key} .js-plotly-plot`).getAttribute('data-kl-draws'))"
+    before = page.evaluate(draws, key)
+    page.locator(f".st-key-{key} .kl-bar").get_by_role("button", name="Step").click()
+    wait_frame(page, key, 0)
+    assert len(asked) == 1 and f"_frames={key}" in asked[0], asked
+    page.wait_for_timeout(1500)                     # the rerun the event started has come and gone
+    assert page.evaluate("() => document.querySelector('[data-testid=\"stApp\"]')"
+                         ".getAttribute('data-test-script-state')") == "notRunning"
+    # the figure with its frames drawn once (from the route), then frame 0 shown (a draw of the frame)
+    assert page.evaluate(draws, key) == before + 2
+    assert frame(page, key)[0] == 0
+    page.close()

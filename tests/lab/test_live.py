@@ -122,6 +122,19 @@ def test_the_validation_charts_are_answered_once_their_grid_is_computed_and_neve
     assert "pd_cv_heatmap" not in live.answer(SECTION["primal-dual"], {**moved, "pd_cv": "false"})
 
 
+def test_a_first_play_is_answered_with_the_frames_the_rerun_then_sends():
+    from lab import live_chart
+
+    at = open_page(PAGE, numbers=False)
+    plain = live.answer(SECTION["primal-dual"], link(at))
+    answered = live.answer(SECTION["primal-dual"], link(at), None, {"pd_boundary"})
+    assert "frames" not in json.loads(plain["pd_boundary"]) and json.loads(answered["pd_boundary"])["frames"]
+    assert answered["pd_alpha"] == plain["pd_alpha"]         # its frames come with every figure
+    at.session_state[live_chart.frames_key("pd_boundary")] = True      # what the Play's event sets
+    at.run()
+    assert answered["pd_boundary"] == figure(at, "pd_boundary")
+
+
 @pytest.mark.parametrize("query", [{"pd_C": "abc"}, {"pd_C": "1e999"}, {"pd_C": "<script>"}, {"n": "100000"},
                                    {"dataset": "../../etc/passwd"}, {"pd_kernel": "__import__('os')"}])
 def test_a_value_no_control_can_hold_is_refused_with_its_reason(query):
