@@ -75,6 +75,11 @@ def has_deferred_frames(fig):
     return getattr(fig, "_make_frames", None) is not None
 
 
+# how a text alternative ends for a figure with frames (describe), and for one whose frames another chart's player
+# replays (lab/live_chart.py: follow)
+REPLAYED = "Animated in {} frames: Play, Step and Reset replay them."
+FOLLOWS = "Animated in {} frames, replayed in step with the Play, Step and Reset of the chart beside it."
+
 MAX_LOG_TICKS = 8
 
 
@@ -201,5 +206,5 @@ def describe(spec):
     if drawn:
         parts.append("Drawn: " + "; ".join(drawn.values()) + ".")
     if spec.get("frames"):
-        parts.append(f"Animated in {len(spec['frames'])} frames: Play, Step and Reset replay them.")
+        parts.append(REPLAYED.format(len(spec["frames"])))
     return " ".join(parts)

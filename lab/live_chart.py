@@ -40,6 +40,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import NamedTuple
@@ -50,7 +51,7 @@ import streamlit as st
 from plotly.offline import get_plotlyjs_version
 
 from datasets.upload import DECIMALS
-from figures import chart_name, deferred_frames, describe, has_deferred_frames
+from figures import FOLLOWS, REPLAYED, chart_name, deferred_frames, describe, has_deferred_frames
 from figures.boundary import OWN_POINTS
 from lab import points
 
@@ -150,11 +151,23 @@ def _look(present):
     return {"present": True} if present else {}
 
 
-def _message(fig, key, name, present, mode, **options):
+_REPLAYED = re.compile(re.escape(REPLAYED).replace(re.escape("{}"), r"(\d+)"))
+
+
+def _following(figure, follow):
+    """The figure's JSON and text alternative, which says that another chart's player replays its frames where
+    `follow` names that chart (the chart has no Play, Step or Reset of its own)."""
+    text, alternative = figure
+    if not follow:
+        return figure
+    return text, {**alternative, "label": _REPLAYED.sub(lambda m: FOLLOWS.format(m[1]), alternative["label"])}
+
+
+def _message(fig, key, name, present, mode, follow=None, **options):
     deferred = has_deferred_frames(fig)
     frames = deferred and bool(st.session_state.get(frames_key(key)))
-    return message(_named(figure_json(fig, frames), name), mode=mode, replay=deferred, file=key, **_look(present),
-                   **options)
+    return message(_named(_following(figure_json(fig, frames), follow), name), mode=mode, replay=deferred, file=key,
+                   **({"follow": follow} if follow else {}), **_look(present), **options)
 
 
 def _wants_frames(key, raw):
@@ -169,8 +182,7 @@ def chart(fig, *, key, height=None, name=None, present=False, follow=None):
     screen reader calls it, when its title or axes do not tell it from another chart on the page; present:
     presenter mode; follow: the key of a chart with a replay whose player also steps this chart's frames (it has no
     player of its own)."""
-    follow = {"follow": follow} if follow else {}
-    component(key=key, data=_message(fig, key, name, present, "plain", height=height, **follow),
+    component(key=key, data=_message(fig, key, name, present, "plain", follow, height=height),
                on_event_change=lambda: _wants_frames(key, st.session_state[key].get("event")))
 
 

@@ -168,3 +168,10 @@ def test_every_chart_carries_a_text_alternative_naming_what_it_draws_and_a_name_
                 assert trace["name"] in options["label"], (trace["name"], options["label"])
         names.append(options["name"])
     assert names and len(set(names)) == len(names), names
+
+
+def test_a_chart_replayed_by_anothers_player_says_so_and_names_no_buttons_of_its_own():
+    at = open_page("lessons/primal_dual/page.py")
+    labels = {chart_options(e)["file"]: chart_options(e)["label"] for e in chart_elements(at)}
+    assert "replayed in step with the Play, Step and Reset of the chart beside it" in labels["pd_alpha"]
+    assert "replay them" not in labels["pd_alpha"]
