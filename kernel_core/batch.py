@@ -54,6 +54,9 @@ class _GramRows:
     def diagonal(self):
         return np.diag(self.K).copy()
 
+    def times(self, c):
+        return self.K @ c
+
 
 class _NoTrace:
     """A history that records nothing: a grid's fits keep no history_."""

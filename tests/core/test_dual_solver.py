@@ -284,9 +284,10 @@ def test_the_polish_of_one_problem_is_its_polish_in_a_batch(offset):
     np.testing.assert_allclose(two[1], one, rtol=0, atol=1e-12)
 
 
-def test_a_fit_reading_kernel_rows_on_demand_is_the_fit_on_the_whole_gram_matrix():
+def test_a_fit_reading_kernel_rows_on_demand_is_the_fit_on_the_whole_gram_matrix(monkeypatch):
     from kernel_core.batch import fit_dual
 
+    monkeypatch.setattr(dual, "WHOLE_GRAM_N", 1_000)
     X, y = make_dataset("circles", 1_100, noise=0.1, random_state=0)     # > dual.WHOLE_GRAM_N: rows on demand
     model = DualSVM("rbf", C=1.0, gamma=2.0, tol=1e-6).fit(X, y)
     alpha, b, ok, _ = fit_dual(rbf_kernel(X, gamma=2.0), y, 1.0, tol=1e-6)
