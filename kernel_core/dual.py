@@ -69,6 +69,7 @@ class KernelRows:
     Above, rows are kept (first in, first out) within CACHE_BYTES."""
 
     likely = None          # () -> indices the solver expects to ask for soon (smo.One.likely)
+    factor = None          # Z (n, ρ) with K = Z Zᵀ when the kernel's feature map is known and small (see polish)
 
     def __init__(self, k, X):
         self.k, self.X = k, X
@@ -311,6 +312,38 @@ def _solve(s, A, r):
     return x, s.where(exact, 1.0, 1.0 + LSTSQ_WORK) * float(m) ** 3
 
 
+def _solve_low_rank(Z_F, yF, r, fit_intercept):
+    """(x, work): the face system of polish, A x = r, for one problem whose kernel has a known factor K = Z Zᵀ of
+    rank ρ < |F| - 1 (a linear kernel: Z = X), solved in ρ + 2 unknowns instead of |F| + 1 (work |F| ρ²).
+
+    With W = Z_Fᵀ diag(y_F) (ρ, k), G_FF = Wᵀ W: both G_FF x and y_F lie in the range of M = [Wᵀ, y_F] (k, ρ + 1),
+    and a solution may be sought as x = M c (a part of x orthogonal to that range changes no equation). Projected
+    on it the system is [[(W M)ᵀ W M, Mᵀ y_F], [y_Fᵀ M, 0]] (c, b) = (Mᵀ r_F, 0), solved by least squares. Where
+    r_F is outside the range (the face has no optimum), the caller's residual r - A x is then r_F's part orthogonal
+    to it, which A maps to zero: polish's ray."""
+    k, rank = Z_F.shape
+    Wt = Z_F * yF[:, None]
+    M = np.column_stack([Wt, yF]) if fit_intercept else Wt
+    WM = Wt.T @ M
+    m = M.shape[1]
+    B = np.zeros((m + 1, m + 1) if fit_intercept else (m, m))
+    B[:m, :m] = WM.T @ WM
+    rhs = M.T @ r[:k]
+    if fit_intercept:
+        B[:m, m] = B[m, :m] = yF @ M
+        rhs = np.append(rhs, 0.0)
+    c = np.linalg.lstsq(B, rhs, rcond=None)[0]
+    x = M @ c[:m]
+    return (np.append(x, c[m]) if fit_intercept else x), float(k) * (rank + 2) ** 2
+
+
+def _low_rank_product(Z_F, yF, x, fit_intercept):
+    """A x for the face system of _solve_low_rank: G_FF x_F (+ b y_F) = D Z_F Z_Fᵀ D x_F (+ b y_F), and y_Fᵀ x_F."""
+    k = yF.size
+    Gx = yF * (Z_F @ (Z_F.T @ (yF * x[:k])))
+    return np.append(Gx + x[k] * yF, yF @ x[:k]) if fit_intercept else Gx
+
+
 def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
     """Active-set steps from alpha with its exact gradient v, of one problem (n,) or of each of a batch (P, n) (at
     most POLISH_STEPS, each problem within the work budget), each solving the KKT system of the face (F free, the
@@ -330,6 +363,7 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
                                                                        np.arange(len(alpha)))
     work = np.zeros(alpha.shape[:-1] + (1,))
     released = np.zeros(alpha.shape, dtype=bool)
+    factor = getattr(rows, "factor", None)
     going = True
     for _ in range(POLISH_STEPS):
         free = (s.alpha > 0) & (s.alpha < C)
@@ -344,18 +378,26 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
         F = s.face(free, count)
         k = F.shape[-1]
         yF = s.pad(s.gather(s.y, F))
-        K_F = s.block(F)                                            # the rows K[F, :]
-        m = k + 1 if fit_intercept else k                           # with the offset, b's row and column
-        A = np.zeros(F.shape[:-1] + (m, m))
-        A[..., :k, :k] = yF[..., :, None] * s.columns(K_F, F) * yF[..., None, :]
         r = yF * s.gather(s.v, F)                                   # -(G alpha - 1)_F = y_F v_F
         if fit_intercept:
-            A[..., :k, k] = A[..., k, :k] = yF
             r = np.concatenate([r, np.zeros(F.shape[:-1] + (1,))], axis=-1)
-        s.fill(A)
-        x, cost = _solve(s, A, r)
+        # a face larger than the rank of a known factor K = Z Zᵀ is solved in the factor's dimensions, and reads
+        # no kernel row
+        Z_F = factor[F] if factor is not None and k > factor.shape[1] + 1 else None
+        if Z_F is not None:
+            x, cost = _solve_low_rank(Z_F, yF, r, fit_intercept)
+            rest = r - _low_rank_product(Z_F, yF, x, fit_intercept)
+        else:
+            K_F = s.block(F)                                        # the rows K[F, :]
+            m = k + 1 if fit_intercept else k                       # with the offset, b's row and column
+            A = np.zeros(F.shape[:-1] + (m, m))
+            A[..., :k, :k] = yF[..., :, None] * s.columns(K_F, F) * yF[..., None, :]
+            if fit_intercept:
+                A[..., :k, k] = A[..., k, :k] = yF
+            s.fill(A)
+            x, cost = _solve(s, A, r)
+            rest = r - _matvec(A, x)
         work[s.p] += cost
-        rest = r - _matvec(A, x)
         # a singular face system without solution (a rank-deficient K): the face has no optimum, and its
         # objective rises along rest (zero curvature, slope ‖rest‖²) until the box stops it
         ray = s.total(rest * rest) ** 0.5 > 1e-8 * (1.0 + s.total(r * r) ** 0.5)
@@ -379,7 +421,8 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
         # would count as free, and b be read off it instead of LIBSVM's midpoint
         at_C = C - a_F_new <= BOUND_ULPS * EPS * C if C < np.inf else False
         s.put(s.alpha, F, np.where(at_C, C, np.where(a_F_new <= BOUND_ULPS * EPS * a_F, 0.0, a_F_new)))
-        s.v -= _matvec(np.swapaxes(K_F, -1, -2), step * yF)         # K_Fᵀ (step y_F)
+        # K_Fᵀ (step y_F)
+        s.v -= factor @ (Z_F.T @ (step * yF)) if Z_F is not None else _matvec(np.swapaxes(K_F, -1, -2), step * yF)
         blocked = moving & (ray | (theta < 1.0))
         optimum = moving ^ blocked
         at_bound = s.at(F, j)
