@@ -111,7 +111,11 @@ class KernelRows:
         return self.store[self.slot[idx]]
 
     def times(self, c):
-        """K c, from the rows of c's nonzeros."""
+        """K c: X (Xᵀ c) when the factor is X itself (the linear kernel, whose K = X Xᵀ rounds as these products
+        do; a polynomial map's factor has columns far larger than K's entries, and cancels), else from the rows of
+        c's nonzeros."""
+        if self.factor is self.X:
+            return self.X @ (self.X.T @ c)
         S = np.flatnonzero(c)
         if S.size == 0:
             return np.zeros(self.X.shape[0])
@@ -120,12 +124,15 @@ class KernelRows:
         return c[S] @ self.block(S)
 
     def column_max(self):
-        """max_i |K_ij| per column j once every row is kept (computed once), else None."""
-        if self.store is None or self.kept < self.X.shape[0]:
-            return None
+        """max_i |K_ij| per column j, or a bound on it, computed once: with a factor K = Z Zᵀ, ‖z_j‖ max_i ‖z_i‖
+        (Cauchy-Schwarz); else from K once every row is kept; else None."""
         if getattr(self, "_column_max", None) is None:
-            self._column_max = np.abs(self.store).max(axis=0)
-        return self._column_max
+            if self.factor is not None:
+                norms = np.sqrt(np.einsum("ij,ij->i", self.factor, self.factor))
+                self._column_max = norms * norms.max()
+            elif self.store is not None and self.kept == self.X.shape[0]:
+                self._column_max = np.abs(self.store).max(axis=0)
+        return getattr(self, "_column_max", None)
 
     def __call__(self, p, idx):
         """The rows K[idx] of the one problem (p, its place among problems, is not read), shaped idx.shape + (n,):

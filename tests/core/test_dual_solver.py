@@ -356,3 +356,13 @@ def test_circles_n2000_linear_kernel_at_c1000_converges():
     model = DualSVM("linear", C=1000.0, tol=1e-3).fit(X, y)
     assert model.converged_
     assert exact_gap(model, X, y, "linear", 1000.0, True) <= 1e-3
+
+
+def test_kernel_rows_with_a_factor_give_k_times_c_and_bound_each_column():
+    X, y = make_dataset("moons", 200, noise=0.3, random_state=5)
+    K = make_kernel("linear")(X, X)
+    rows = dual.KernelRows(make_kernel("linear"), X)
+    rows.factor = X
+    c = np.random.default_rng(6).normal(size=200) * (np.arange(200) % 3 == 0)
+    np.testing.assert_allclose(rows.times(c), K @ c, rtol=1e-12, atol=1e-12 * np.abs(K).max())
+    assert np.all(rows.column_max() >= np.abs(K).max(axis=0) * (1 - 1e-12))
