@@ -504,8 +504,8 @@ def solve(rows, diag, y, C, tol, max_iter, fit_intercept, history, run):
     less each time, never below tol), after max(ROUND_STEPS, 2n) steps or, with the offset, as soon as the free
     set has settled (_round: the polish then solves the face SMO has found, however large the gap still is), and
     is followed by the exact gradient and a polish (see the module docstring), kept where it improved the iterate.
-    A round lasts at least as many steps as the last polish cost, and twice as long as the one before after a
-    polish that did not help."""
+    After a polish that did not help, a round lasts at least as many steps as that polish cost, or twice as long as
+    the one before, whichever is more."""
     target = max(tol, POLISH_FROM)
     budget = max(ROUND_STEPS, 2 * y.size)      # steps per round: about the cost of one polish
     least = wait = 0                           # steps before a settled free set ends a round
@@ -524,7 +524,8 @@ def solve(rows, diag, y, C, tol, max_iter, fit_intercept, history, run):
         run.objective = objective(run.alpha, y, run.v)
         gap = kkt_gap(run.alpha, y, run.v, C, fit_intercept)
         polished, work, feasible = polish(rows, diag, y, C, run.alpha, run.v, fit_intercept)
-        # the next round gets at least as many steps as the polish cost (a step costs ~STEP_WORK n)
+        # the next round gets as many steps as the polish cost (a step costs ~STEP_WORK n); after a polish that
+        # helped, a settled free set may end it sooner
         least = int(work / (STEP_WORK * y.size))
         budget = max(ROUND_STEPS, 2 * y.size, least)
         v = gradient(rows, y, polished)
@@ -532,7 +533,7 @@ def solve(rows, diag, y, C, tol, max_iter, fit_intercept, history, run):
         if feasible and improved((run.objective, gap), (new_objective, new_gap)):
             run.alpha, run.v, run.objective, gap = polished, v, new_objective, new_gap
             run.record(active_set=True)
-            wait = 0
+            wait = least = 0
         else:
             # a polish that did not help: the next waits twice as long for a settled free set
             wait = max(2 * wait, SETTLE_STEPS)
