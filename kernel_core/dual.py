@@ -79,8 +79,9 @@ class KernelRows:
         # kept rows: K[i] is store[slot[i]] (slot -1: not computed yet); store grows by doubling, so that memory
         # is touched only for the rows computed
         self.store = self.slot = None
+        self.kept, self.whole_at = 0, -1     # whole_at: kept's value once store is all of K in its own order
         if n <= WHOLE_GRAM_N:
-            self.store, self.slot, self.kept = np.empty((0, n)), np.full(n, -1), 0
+            self.store, self.slot = np.empty((0, n)), np.full(n, -1)
 
     def _fetch(self, idx):
         """Compute the rows idx (an index array) that are not kept yet, in one kernel call, and keep them."""
@@ -92,7 +93,7 @@ class KernelRows:
             # all of K from (X, X) itself: a kernel may know then that it is symmetric with K_ii exact (rbf: 1)
             K = checked_gram(self.k, self.X if missing.size == n else self.X[missing], self.X)
             if self.kept == 0 and missing.size == n:
-                self.store = K
+                self.store, self.whole_at = K, n
             else:
                 if self.kept + missing.size > len(self.store):
                     grown = np.empty((min(n, max(2 * len(self.store), self.kept + missing.size)), n))
@@ -143,6 +144,8 @@ class KernelRows:
 
     def row(self, i):
         """K[i, :]: what a step of kernel_core.smo reads."""
+        if self.kept == self.whole_at:
+            return self.store[i]                        # all of K, in its own order
         if self.store is not None:
             if self.slot[i] < 0:
                 self._fetch(np.append(self.likely(), i) if self.likely is not None else np.array([i]))
