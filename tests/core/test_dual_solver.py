@@ -296,22 +296,22 @@ def test_a_fit_reading_kernel_rows_on_demand_is_the_fit_on_the_whole_gram_matrix
     assert model.intercept_ == pytest.approx(b, abs=1e-6)
 
 
-def _face_system(Z_F, yF, offset):
-    """The face system polish builds from K_FF = Z_F Z_Fᵀ: G_FF with, with the offset, b's row and column."""
-    k = yF.size
+def _face_system(rng, offset, k=40, rank=3):
+    """A random face of k free alphas on a kernel of rank `rank`, K_FF = Z_F Z_Fᵀ: (Z_F, y_F, A), A the system polish
+    builds, G_FF with, with the offset, b's row and column."""
+    Z_F, yF = rng.normal(size=(k, rank)), rng.choice([-1.0, 1.0], size=k)
     m = k + 1 if offset else k
     A = np.zeros((m, m))
     A[:k, :k] = yF[:, None] * (Z_F @ Z_F.T) * yF[None, :]
     if offset:
         A[:k, k] = A[k, :k] = yF
-    return A
+    return Z_F, yF, A
 
 
 @pytest.mark.parametrize("offset", [True, False])
 def test_a_low_rank_face_with_an_optimum_is_solved_in_the_factors_dimensions(offset):
     rng = np.random.default_rng(7)
-    Z_F, yF = rng.normal(size=(40, 3)), rng.choice([-1.0, 1.0], size=40)
-    A = _face_system(Z_F, yF, offset)
+    Z_F, yF, A = _face_system(rng, offset)
     x0 = rng.normal(size=A.shape[0])
     x0[:40] -= yF * (yF @ x0[:40]) / 40              # y_Fᵀ x = 0, as polish's last row asks
     r = A @ x0                                       # in A's range: the face has an optimum
@@ -324,8 +324,7 @@ def test_a_low_rank_face_with_an_optimum_is_solved_in_the_factors_dimensions(off
 @pytest.mark.parametrize("offset", [True, False])
 def test_a_low_rank_face_without_an_optimum_leaves_a_residual_the_face_system_maps_to_zero(offset):
     rng = np.random.default_rng(8)
-    Z_F, yF = rng.normal(size=(40, 3)), rng.choice([-1.0, 1.0], size=40)
-    A = _face_system(Z_F, yF, offset)
+    Z_F, yF, A = _face_system(rng, offset)
     r = rng.normal(size=A.shape[0])
     if offset:
         r[-1] = 0.0
