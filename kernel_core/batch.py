@@ -29,10 +29,11 @@ POLISH_ROUNDS = 2         # the batched polish of a problem costs at most this m
                           # polish sized like one, as dual.solve alternates them)
 
 
-def in_memory(K):
-    """The rows reader of kernel_core.smo and kernel_core.dual for Gram matrices K (P, m, m) in memory."""
+def in_memory(K, problems=None):
+    """The rows reader of kernel_core.smo and kernel_core.dual for Gram matrices K (P, m, m) in memory; problems:
+    the indices into K of the problems solved (None: all of K's), read in place instead of copied."""
     def rows(p, idx):
-        return K[p.reshape(-1, *(1,) * (idx.ndim - 1)), idx]
+        return K[(p if problems is None else problems[p]).reshape(-1, *(1,) * (idx.ndim - 1)), idx]
     return rows
 
 
@@ -53,6 +54,9 @@ class _GramRows:
 
     def diagonal(self):
         return np.diag(self.K).copy()
+
+    def times(self, c):
+        return self.K @ c
 
 
 class _NoTrace:
@@ -106,9 +110,10 @@ def fit_dual(K, y, C, *, fit_intercept=True, tol=CV_TOL, max_iter=CV_MAX_ITER, a
     return run.alpha, b, converged, run.t
 
 
-def gradient(K, y, alpha):
-    """v = y - K (alpha y) for each problem."""
-    return y - np.einsum("pij,pj->pi", K, alpha * y)
+def gradient(K, y, alpha, problems=None):
+    """v = y - K (alpha y) for each problem (problems: as in_memory's), one matrix-vector product (BLAS) each."""
+    c = alpha * y
+    return y - np.array([K[p] @ c_p for p, c_p in zip(range(len(K)) if problems is None else problems, c)])
 
 
 def steps(K, y, C, alpha, v, tol, max_steps, fit_intercept, min_active=0):
@@ -126,6 +131,23 @@ def steps(K, y, C, alpha, v, tol, max_steps, fit_intercept, min_active=0):
             break
     going.store()
     return taken
+
+
+def _polish_by_size(K, problems, diag, y, C, alpha, v, fit_intercept):
+    """dual.polish of the problems K[problems] (diag, y, alpha, v: one row each), in batches of problems whose free
+    sets have about the same size (within a factor of two): a batch's face systems are padded to its largest face,
+    and one large face would make every small one pay for it. Each problem's polish costs at most what fit_dual's
+    first round and polish would: a face it cannot finish within that (one of a rank-deficient K takes a
+    least-squares solve per bound it meets) goes on in fit_dual, whose round of SMO shrinks it first. Returns
+    (polished alpha, feasible)."""
+    polished, feasible = alpha.copy(), np.zeros(len(y), dtype=bool)
+    size = np.floor(np.log2(1 + np.count_nonzero((alpha > 0) & (alpha < C), axis=1)))
+    for s in np.unique(size):
+        q = np.flatnonzero(size == s)
+        polished[q], _, feasible[q] = dual.polish(in_memory(K, problems[q]), diag[q], y[q], C, alpha[q], v[q],
+                                                  fit_intercept, POLISH_ROUNDS * dual.ROUND_STEPS * dual.STEP_WORK
+                                                  * y.shape[1])
+    return polished, feasible
 
 
 def fit_batch(K, y, C, alpha0, fit_intercept, tol, max_iter, polish):
@@ -150,14 +172,10 @@ def fit_batch(K, y, C, alpha0, fit_intercept, tol, max_iter, polish):
         gap = kkt_gap(alpha, y, v, C, fit_intercept)
         rest = np.flatnonzero(gap > tol)
         if rest.size:
-            K_r, y_r = K[rest], y[rest]
-            # each problem's polish costs at most what fit_dual's first round and polish would: a face it cannot
-            # finish within that (one of a rank-deficient K takes a least-squares solve per bound it meets) goes on
-            # in fit_dual, whose round of SMO shrinks it first
-            polished, _, feasible = dual.polish(in_memory(K_r), np.einsum("pii->pi", K_r), y_r, C, alpha[rest],
-                                                v[rest], fit_intercept, POLISH_ROUNDS * dual.ROUND_STEPS
-                                                * dual.STEP_WORK * y.shape[1])
-            v_polished = gradient(K_r, y_r, polished)
+            y_r = y[rest]
+            polished, feasible = _polish_by_size(K, rest, np.einsum("pii->pi", K)[rest], y_r, C, alpha[rest],
+                                                 v[rest], fit_intercept)
+            v_polished = gradient(K, y_r, polished, rest)
             keep = feasible & dual.improved((dual.objective(alpha[rest], y_r, v[rest]), gap[rest]),
                                             (dual.objective(polished, y_r, v_polished),
                                              kkt_gap(polished, y_r, v_polished, C, fit_intercept)))

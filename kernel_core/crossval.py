@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .batch import CV_MAX_ITER, CV_TOL, fit_batch
+from .batch import CV_MAX_ITER, CV_TOL, fit_batch, gradient
 from .kernels import checked_gram, make_kernel
 from .validation import check_array, check_int, check_positive, check_X_y
 
@@ -133,8 +133,8 @@ def cv_grid(X, y, kernel="rbf", *, Cs, gammas, k=5, seed=0, degree=3, coef0=1.0,
             fits, steps = fits + ok.size, steps + t
             coef = alpha * batch.y
             f, g = batch.f[ok], batch.g[ok]
-            val[f, g, c] = _accuracy(np.einsum("pij,pj->pi", batch.K_va, coef) + b[:, None], batch.y_va)[ok]
-            train[f, g, c] = _accuracy(np.einsum("pij,pj->pi", batch.K, coef) + b[:, None], batch.y)[ok]
+            val[f, g, c] = _accuracy(np.matmul(batch.K_va, coef[..., None])[..., 0] + b[:, None], batch.y_va)[ok]
+            train[f, g, c] = _accuracy(batch.y - gradient(batch.K, batch.y, alpha) + b[:, None], batch.y)[ok]
             n_sv[f, g, c] = np.count_nonzero(alpha, axis=1)[ok]
     return CVGrid(Cs=Cs, gammas=gammas, validation=val.mean(axis=0), train=train.mean(axis=0),
                   n_sv=n_sv.mean(axis=0), fold_validation=val, k=len(folds), seed=int(seed), fits=fits, steps=steps)

@@ -11,10 +11,10 @@ Why polishing. At C >= 100 on noisy data SMO needs 10^5 to 10^6 steps to bring t
 numpy than in LIBSVM's C. The sets F and B settle long before the gap is small; with
 them fixed the optimum of the dual solves one linear system (the KKT conditions on the face)
     G_FF alpha_F + nu y_F = 1 - G_FB C,   y_Fᵀ alpha_F = -C Σ_B y_i   (the last row only with the offset).
-So SMO runs in rounds (to a target gap, POLISH_FROM then ten times less each time, or for a step
-budget), and after each round the gradient is recomputed from scratch and `polish` takes active-set
-steps from SMO's iterate: each solves the face's system, stops at the first bound it crosses, and
-frees the bounded alpha that violates its KKT condition most. Its result is kept if it raises the
+So SMO runs in rounds (to a target gap, POLISH_FROM then ten times less each time, for a step
+budget, or until the free set has settled), and after each round the gradient is recomputed from scratch
+and `polish` takes active-set steps from SMO's iterate: each solves the face's system, stops at the first
+bound it crosses, and frees the bounded alpha that violates its KKT condition most. Its result is kept if it raises the
 dual objective, or lowers the gap without lowering the objective (`improved`). Nothing but the dual is used.
 The polish is written over the step rule's states, as the rule is: DualSVM's fit polishes its one problem
 (smo.One), the validation grid (kernel_core.batch) its many problems in one set of numpy calls (smo.Batch).
@@ -39,7 +39,8 @@ from .smo import Batch, One, coordinate_move, coordinate_step, kkt_gap, pair_ste
 from .validation import check_array
 
 CACHE_BYTES = 256 << 20   # memory for cached kernel rows
-WHOLE_GRAM_N = 1_000      # up to this many points, the first row asked for brings all of K in one kernel call
+WHOLE_AT_ONCE = 1_000     # up to this many points, the first row asked for brings all of K in one kernel call;
+WHOLE_GRAM_N = 4_000      # up to this many (128 MB), rows are kept in one (n, n) buffer (see KernelRows)
 POLISH_FROM = 1e-2        # SMO's first target gap when tol is smaller
 POLISH_STEP = 0.1         # each later target is this times the one before
 POLISH_MAX_FREE = 2_000   # a face with more free alphas is not solved directly (O(|F|³))
@@ -52,44 +53,103 @@ LSTSQ_WORK = 10           # a least-squares solve (SVD) costs about this many LU
 DIVERGED = 100            # a gap this many times its best so far, with rounding above tol, ends the run
 STEP_WORK = 128           # an SMO step costs about as much as STEP_WORK n flops of LU
 ROUND_STEPS = 200         # SMO steps of a round, at least (and at least 2n): a small problem reaches its polish soon
+SETTLE_STEPS = 20         # with the offset a round ends early when at most SETTLE_CHANGES alphas entered or left
+SETTLE_CHANGES = 2        # the free set in the last SETTLE_STEPS steps (see _round)
 SNAPSHOT_RATIO = 1.25     # a run records its iterate at steps growing by this factor (see the docstring)
 SNAPSHOTS = 30            # most snapshots a fit keeps in history_
 
 
 class KernelRows:
-    """Rows K[i, :] computed on demand and kept (first in, first out) within CACHE_BYTES.
+    """Rows K[i, :] computed on demand, in blocks.
 
-    A small problem computes all of K at the first row: one (n, n) call costs less than the ~n rows SMO asks
-    for one at a time."""
+    Up to WHOLE_AT_ONCE points the first row asked for brings all of K in one kernel call (one (n, n) call costs
+    less than the ~n rows SMO asks for one at a time). Up to WHOLE_GRAM_N points the rows are kept as they are
+    asked for, each missing row with up to 2 smo.PREFETCH others SMO is likely to ask for next (`likely`, set by the
+    solver: the largest violators), in one kernel call: a fit that touches a few hundred rows computes only those.
+    Above, rows are kept (first in, first out) within CACHE_BYTES."""
+
+    likely = None          # () -> indices the solver expects to ask for soon (smo.One.likely)
+    factor = None          # Z (n, ρ) with K = Z Zᵀ when the kernel's feature map is known and small (see polish)
 
     def __init__(self, k, X):
         self.k, self.X = k, X
+        n = X.shape[0]
         self.rows = {}
-        self.capacity = max(2, CACHE_BYTES // (8 * X.shape[0]))
-        self.whole = None
+        self.capacity = max(2, CACHE_BYTES // (8 * n))
+        # kept rows: K[i] is store[slot[i]] (slot -1: not computed yet); store grows by doubling, so that memory
+        # is touched only for the rows computed
+        self.store = self.slot = None
+        self.kept, self.whole_at = 0, -1     # whole_at: kept's value once store is all of K in its own order
+        if n <= WHOLE_GRAM_N:
+            self.store, self.slot = np.empty((0, n)), np.full(n, -1)
+
+    def _fetch(self, idx):
+        """Compute the rows idx (an index array) that are not kept yet, in one kernel call, and keep them."""
+        n = self.X.shape[0]
+        if n <= WHOLE_AT_ONCE and self.kept < n:
+            idx = np.arange(n)
+        missing = np.unique(idx[self.slot[idx] < 0])
+        if missing.size:
+            # all of K from (X, X) itself: a kernel may know then that it is symmetric with K_ii exact (rbf: 1)
+            K = checked_gram(self.k, self.X if missing.size == n else self.X[missing], self.X)
+            if self.kept == 0 and missing.size == n:
+                self.store, self.whole_at = K, n
+            else:
+                if self.kept + missing.size > len(self.store):
+                    grown = np.empty((min(n, max(2 * len(self.store), self.kept + missing.size)), n))
+                    grown[:self.kept] = self.store[:self.kept]
+                    self.store = grown
+                self.store[self.kept:self.kept + missing.size] = K
+            self.slot[missing] = np.arange(self.kept, self.kept + missing.size)
+            self.kept += missing.size
 
     def block(self, idx):
-        """K[idx, :] (not cached unless all of K is), checked (kernels.checked_gram)."""
-        if self.whole is None and self.X.shape[0] <= WHOLE_GRAM_N:
-            self.whole = checked_gram(self.k, self.X, self.X)
-        if self.whole is not None:
-            return self.whole[idx]
-        return checked_gram(self.k, self.X[idx], self.X)
+        """K[idx, :], checked (kernels.checked_gram); kept up to WHOLE_GRAM_N points."""
+        if self.store is None:
+            return checked_gram(self.k, self.X[idx], self.X)
+        idx = np.arange(self.X.shape[0])[idx]
+        self._fetch(idx.reshape(-1))
+        return self.store[self.slot[idx]]
+
+    def times(self, c):
+        """K c: X (Xᵀ c) when the factor is X itself (the linear kernel, whose K = X Xᵀ rounds as these products
+        do; a polynomial map's factor has columns far larger than K's entries, and cancels), else from the rows of
+        c's nonzeros."""
+        if self.factor is self.X:
+            return self.X @ (self.X.T @ c)
+        S = np.flatnonzero(c)
+        if S.size == 0:
+            return np.zeros(self.X.shape[0])
+        if self.store is not None and self.kept == self.X.shape[0]:
+            return (self.store @ c)[self.slot]         # row slot[i] of the store is K[i]
+        return c[S] @ self.block(S)
+
+    def column_max(self):
+        """max_i |K_ij| per column j, or a bound on it, computed once: with a factor K = Z Zᵀ, ‖z_j‖ max_i ‖z_i‖
+        (Cauchy-Schwarz); else from K once every row is kept; else None."""
+        if getattr(self, "_column_max", None) is None:
+            if self.factor is not None:
+                norms = np.sqrt(np.einsum("ij,ij->i", self.factor, self.factor))
+                self._column_max = norms * norms.max()
+            elif self.store is not None and self.kept == self.X.shape[0]:
+                self._column_max = np.abs(self.store).max(axis=0)
+        return getattr(self, "_column_max", None)
 
     def __call__(self, p, idx):
         """The rows K[idx] of the one problem (p, its place among problems, is not read), shaped idx.shape + (n,):
         what polish reads."""
-        if self.X.shape[0] <= WHOLE_GRAM_N:
+        if self.store is not None:
             return self.block(idx)
         return np.array([self.row(i) for i in idx.ravel()]).reshape(*idx.shape, self.X.shape[0])
 
     def row(self, i):
-        """K[i, :]: what a step of kernel_core.smo reads (all of K once it is in memory: checked first, as a step
-        reads a row or two)."""
-        if self.whole is not None:
-            return self.whole[i]
-        if self.X.shape[0] <= WHOLE_GRAM_N:
-            return self.block(i)
+        """K[i, :]: what a step of kernel_core.smo reads."""
+        if self.kept == self.whole_at:
+            return self.store[i]                        # all of K, in its own order
+        if self.store is not None:
+            if self.slot[i] < 0:
+                self._fetch(np.append(self.likely(), i) if self.likely is not None else np.array([i]))
+            return self.store[self.slot[i]]
         row = self.rows.get(i)
         if row is None:
             if len(self.rows) >= self.capacity:
@@ -100,7 +160,7 @@ class KernelRows:
     def diagonal(self, block=64):
         """K_ii from small diagonal blocks: one kernel call per block, works for any callable."""
         n = self.X.shape[0]
-        if n <= WHOLE_GRAM_N:
+        if n <= WHOLE_AT_ONCE:
             return np.diag(self.block(slice(None))).copy()
         return np.concatenate([np.diag(checked_gram(self.k, self.X[s:s + block], self.X[s:s + block]))
                                for s in range(0, n, block)])
@@ -130,19 +190,24 @@ class Run:
 def gradient(rows, y, alpha):
     """v = y - K (alpha y) from the rows of the support: exact, unlike SMO's running update
     (LIBSVM rebuilds its gradient the same way, reconstruct_gradient)."""
-    S = np.flatnonzero(alpha > 0)
-    if S.size == 0:
-        return y.copy()
-    return y - (alpha[S] * y[S]) @ rows.block(S)
+    return y - rows.times(alpha * y)
 
 
-def rounding_floor(rows, alpha):
+def rounding_floor(rows, alpha, above=None):
     """How far rounding alone may move a computed v_i: FLOOR_ULPS eps max_i Σ_j |K_ij| alpha_j. A KKT gap
-    below about twice that cannot be told from zero in float64 (huge Gram entries: a large γ or degree)."""
+    below about twice that cannot be told from zero in float64 (huge Gram entries: a large γ or degree).
+    above: when the bound FLOOR_ULPS eps Σ_j alpha_j max_i |K_ij| (from rows.column_max, one pass over K per fit)
+    is below this, the bound is returned instead: a caller that only asks whether the floor reaches `above`
+    then needs no pass over the support's rows."""
     S = np.flatnonzero(alpha > 0)
     if S.size == 0:
         return 0.0
-    return FLOOR_ULPS * np.finfo(np.float64).eps * float((alpha[S] @ np.abs(rows.block(S))).max())
+    column_max = getattr(rows, "column_max", lambda: None)()
+    if above is not None and column_max is not None:
+        bound = FLOOR_ULPS * EPS * float(alpha[S] @ column_max[S])
+        if bound < above:
+            return bound
+    return FLOOR_ULPS * EPS * float((alpha[S] @ np.abs(rows.block(S))).max())
 
 
 def objective(alpha, y, v):
@@ -257,6 +322,38 @@ def _solve(s, A, r):
     return x, s.where(exact, 1.0, 1.0 + LSTSQ_WORK) * float(m) ** 3
 
 
+def _solve_low_rank(Z_F, yF, r, fit_intercept):
+    """(x, work): the face system of polish, A x = r, for one problem whose kernel has a known factor K = Z Zᵀ of
+    rank ρ < |F| - 1 (a linear kernel: Z = X), solved in ρ + 2 unknowns instead of |F| + 1 (work |F| ρ²).
+
+    With W = Z_Fᵀ diag(y_F) (ρ, k), G_FF = Wᵀ W: both G_FF x and y_F lie in the range of M = [Wᵀ, y_F] (k, ρ + 1),
+    and a solution may be sought as x = M c (a part of x orthogonal to that range changes no equation). Projected
+    on it the system is [[(W M)ᵀ W M, Mᵀ y_F], [y_Fᵀ M, 0]] (c, b) = (Mᵀ r_F, 0), solved by least squares. Where
+    r_F is outside the range (the face has no optimum), the caller's residual r - A x is then r_F's part orthogonal
+    to it, which A maps to zero: polish's ray."""
+    k, rank = Z_F.shape
+    Wt = Z_F * yF[:, None]
+    M = np.column_stack([Wt, yF]) if fit_intercept else Wt
+    WM = Wt.T @ M
+    m = M.shape[1]
+    B = np.zeros((m + 1, m + 1) if fit_intercept else (m, m))
+    B[:m, :m] = WM.T @ WM
+    rhs = M.T @ r[:k]
+    if fit_intercept:
+        B[:m, m] = B[m, :m] = yF @ M
+        rhs = np.append(rhs, 0.0)
+    c = np.linalg.lstsq(B, rhs, rcond=None)[0]
+    x = M @ c[:m]
+    return (np.append(x, c[m]) if fit_intercept else x), float(k) * (rank + 2) ** 2
+
+
+def _low_rank_product(Z_F, yF, x, fit_intercept):
+    """A x for the face system of _solve_low_rank: G_FF x_F (+ b y_F) = D Z_F Z_Fᵀ D x_F (+ b y_F), and y_Fᵀ x_F."""
+    k = yF.size
+    Gx = yF * (Z_F @ (Z_F.T @ (yF * x[:k])))
+    return np.append(Gx + x[k] * yF, yF @ x[:k]) if fit_intercept else Gx
+
+
 def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
     """Active-set steps from alpha with its exact gradient v, of one problem (n,) or of each of a batch (P, n) (at
     most POLISH_STEPS, each problem within the work budget), each solving the KKT system of the face (F free, the
@@ -276,6 +373,7 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
                                                                        np.arange(len(alpha)))
     work = np.zeros(alpha.shape[:-1] + (1,))
     released = np.zeros(alpha.shape, dtype=bool)
+    factor = getattr(rows, "factor", None)
     going = True
     for _ in range(POLISH_STEPS):
         free = (s.alpha > 0) & (s.alpha < C)
@@ -290,18 +388,26 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
         F = s.face(free, count)
         k = F.shape[-1]
         yF = s.pad(s.gather(s.y, F))
-        K_F = s.block(F)                                            # the rows K[F, :]
-        m = k + 1 if fit_intercept else k                           # with the offset, b's row and column
-        A = np.zeros(F.shape[:-1] + (m, m))
-        A[..., :k, :k] = yF[..., :, None] * s.columns(K_F, F) * yF[..., None, :]
         r = yF * s.gather(s.v, F)                                   # -(G alpha - 1)_F = y_F v_F
         if fit_intercept:
-            A[..., :k, k] = A[..., k, :k] = yF
             r = np.concatenate([r, np.zeros(F.shape[:-1] + (1,))], axis=-1)
-        s.fill(A)
-        x, cost = _solve(s, A, r)
+        # a face larger than the rank of a known factor K = Z Zᵀ is solved in the factor's dimensions, and reads
+        # no kernel row
+        Z_F = factor[F] if factor is not None and k > factor.shape[1] + 1 else None
+        if Z_F is not None:
+            x, cost = _solve_low_rank(Z_F, yF, r, fit_intercept)
+            rest = r - _low_rank_product(Z_F, yF, x, fit_intercept)
+        else:
+            K_F = s.block(F)                                        # the rows K[F, :]
+            m = k + 1 if fit_intercept else k                       # with the offset, b's row and column
+            A = np.zeros(F.shape[:-1] + (m, m))
+            A[..., :k, :k] = yF[..., :, None] * s.columns(K_F, F) * yF[..., None, :]
+            if fit_intercept:
+                A[..., :k, k] = A[..., k, :k] = yF
+            s.fill(A)
+            x, cost = _solve(s, A, r)
+            rest = r - _matvec(A, x)
         work[s.p] += cost
-        rest = r - _matvec(A, x)
         # a singular face system without solution (a rank-deficient K): the face has no optimum, and its
         # objective rises along rest (zero curvature, slope ‖rest‖²) until the box stops it
         ray = s.total(rest * rest) ** 0.5 > 1e-8 * (1.0 + s.total(r * r) ** 0.5)
@@ -325,7 +431,8 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
         # would count as free, and b be read off it instead of LIBSVM's midpoint
         at_C = C - a_F_new <= BOUND_ULPS * EPS * C if C < np.inf else False
         s.put(s.alpha, F, np.where(at_C, C, np.where(a_F_new <= BOUND_ULPS * EPS * a_F, 0.0, a_F_new)))
-        s.v -= _matvec(np.swapaxes(K_F, -1, -2), step * yF)         # K_Fᵀ (step y_F)
+        # K_Fᵀ (step y_F)
+        s.v -= factor @ (Z_F.T @ (step * yF)) if Z_F is not None else _matvec(np.swapaxes(K_F, -1, -2), step * yF)
         blocked = moving & (ray | (theta < 1.0))
         optimum = moving ^ blocked
         at_bound = s.at(F, j)
@@ -362,14 +469,22 @@ def improved(before, after):
                                                                                  | (objective_1 > objective_0))
 
 
-def _round(rows, diag, y, C, tol, max_iter, history, run, fit_intercept):
+def _round(rows, diag, y, C, tol, max_iter, history, run, fit_intercept, settle_from=None):
     """Steps of kernel_core.smo (pair_step with the offset, coordinate_step without) on run's one problem until
-    its gap is <= tol or run.t reaches max_iter; returns that gap. Records the iterate (run.record) at the steps
-    run.next_record and at the last step, and the objective and gap at the steps history.due."""
+    its gap is <= tol or run.t reaches max_iter, or, from step settle_from on (None: never), until the free set has
+    settled (it is not empty, and at most SETTLE_CHANGES alphas entered or left it in the last SETTLE_STEPS steps);
+    returns that gap. Records the iterate (run.record)
+    at the steps run.next_record and at the last step, and the objective and gap at the steps history.due."""
     step = pair_step if fit_intercept else coordinate_step
     one = One(run.alpha, run.v, y, C, diag, rows)
     last = ()
+    settle_from = max_iter if settle_from is None else settle_from
+    check, changes = run.t + SETTLE_STEPS, 0
     while True:
+        if run.t >= check:
+            if one.changes - changes <= SETTLE_CHANGES and one.free and run.t >= settle_from:
+                max_iter = run.t
+            check, changes = run.t + SETTLE_STEPS, one.changes
         gap, working_set, curvature, gain = step(one, tol if run.t < max_iter else np.inf)
         if history.due(run.t):
             history.add(run.t, run.objective, gap)
@@ -389,13 +504,20 @@ def solve(rows, diag, y, C, tol, max_iter, fit_intercept, history, run):
     """Advance run until its KKT gap is <= tol or max_iter steps, or is within rounding (run.floor) of zero,
     or grows DIVERGED-fold while rounding exceeds tol (run.stalled); returns the gap (NaN if the iterate became
     non-finite). SMO runs in rounds: each ends when the gap reaches the round's target (POLISH_FROM, then ten times
-    less each time, never below tol) or after max(ROUND_STEPS, 2n) steps, and is followed by the exact gradient
-    and a polish (see the module docstring), kept where it improved the iterate."""
+    less each time, never below tol), after max(ROUND_STEPS, 2n) steps or, with the offset, as soon as the free
+    set has settled (_round: the polish then solves the face SMO has found, however large the gap still is), and
+    is followed by the exact gradient and a polish (see the module docstring), kept where it improved the iterate.
+    After a polish that did not help, a round lasts at least as many steps as that polish cost, or twice as long as
+    the one before, whichever is more."""
     target = max(tol, POLISH_FROM)
     budget = max(ROUND_STEPS, 2 * y.size)      # steps per round: about the cost of one polish
+    least = wait = 0                           # steps before a settled free set ends a round
     best = np.inf
     while True:
-        gap = _round(rows, diag, y, C, target, min(max_iter, run.t + budget), history, run, fit_intercept)
+        # without the offset, coordinate descent's free set settles late and its polish helps less: rounds of
+        # the full budget were faster there
+        gap = _round(rows, diag, y, C, target, min(max_iter, run.t + budget), history, run, fit_intercept,
+                     run.t + least if fit_intercept else None)
         if not (np.isfinite(gap) and np.all(np.isfinite(run.v))):
             return np.nan
         if gap <= tol or run.t >= max_iter:
@@ -405,16 +527,24 @@ def solve(rows, diag, y, C, tol, max_iter, fit_intercept, history, run):
         run.objective = objective(run.alpha, y, run.v)
         gap = kkt_gap(run.alpha, y, run.v, C, fit_intercept)
         polished, work, feasible = polish(rows, diag, y, C, run.alpha, run.v, fit_intercept)
-        # the next round gets at least as many steps as the polish cost (a step costs ~STEP_WORK n)
-        budget = max(ROUND_STEPS, 2 * y.size, int(work / (STEP_WORK * y.size)))
+        # the next round gets as many steps as the polish cost (a step costs ~STEP_WORK n); after a polish that
+        # helped, a settled free set may end it sooner
+        least = int(work / (STEP_WORK * y.size))
+        budget = max(ROUND_STEPS, 2 * y.size, least)
         v = gradient(rows, y, polished)
         new_gap, new_objective = kkt_gap(polished, y, v, C, fit_intercept), objective(polished, y, v)
         if feasible and improved((run.objective, gap), (new_objective, new_gap)):
             run.alpha, run.v, run.objective, gap = polished, v, new_objective, new_gap
             run.record(active_set=True)
+            wait = least = 0
+        else:
+            # a polish that did not help: the next waits twice as long for a settled free set
+            wait = max(2 * wait, SETTLE_STEPS)
+            least = max(least, wait)
         if gap <= tol:
             return gap
-        run.floor = 2.0 * rounding_floor(rows, run.alpha)
+        # exact only where it matters: where twice the floor could reach the gap or tol
+        run.floor = 2.0 * rounding_floor(rows, run.alpha, above=0.5 * min(gap, tol))
         if gap <= run.floor:
             return gap
         # rounding above tol and a gap that grows: the dual is too ill-conditioned for float64 (LIBSVM's grows too)

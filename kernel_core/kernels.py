@@ -38,7 +38,11 @@ def squared_distances(X, Y):
     same = X is Y
     X = X - c
     Y = X if same else Y - c
-    D = np.einsum("ij,ij->i", X, X)[:, None] - 2.0 * (X @ Y.T) + np.einsum("ij,ij->i", Y, Y)[None, :]
+    # in place on the product: an (n, m) temporary per operation costs as much as the product itself
+    D = X @ Y.T
+    D *= -2.0
+    D += np.einsum("ij,ij->i", X, X)[:, None]
+    D += np.einsum("ij,ij->i", Y, Y)[None, :]
     # clip tiny negatives caused by cancellation in the expansion
     np.maximum(D, 0.0, out=D)
     if same:
@@ -105,7 +109,9 @@ def polynomial_kernel(X, Y=None, *, degree=3, gamma=None, coef0=1.0):
 def rbf_kernel(X, Y=None, *, gamma=None):
     """k(x, z) = exp(−γ‖x − z‖²); the notes' σ is γ = 1/σ (Lecture 8) or 1/(2σ²)."""
     X, Y = check_pair(X, Y)
-    return np.exp(-_gamma(gamma, X) * squared_distances(X, Y))
+    D = squared_distances(X, Y)
+    D *= -_gamma(gamma, X)
+    return np.exp(D, out=D)
 
 
 def laplacian_kernel(X, Y=None, *, gamma=None):
@@ -154,7 +160,8 @@ def checked_gram(k, X, Y):
         raise ValueError(f"The kernel must return the Gram matrix k(X, Y) of shape (n, m) = ({X.shape[0]}, "
                          f"{Y.shape[0]}) for X of {X.shape[0]} and Y of {Y.shape[0]} points; it returned shape "
                          f"{K.shape}. Make it compute k(x_i, z_j) for every pair, e.g. X @ Y.T.")
-    if not np.all(np.isfinite(K)):
+    # a sum is finite when every entry is (one pass, no (n, m) mask); only an overflowing sum needs the entries
+    if not np.isfinite(K.sum()) and not np.all(np.isfinite(K)):
         raise ValueError("The kernel gave NaN or infinite values on these points; lower γ or the degree "
                          "(or coef0), or scale X down, so that its values stay within float64.")
     return K

@@ -14,17 +14,39 @@ from .representer import KernelModel
 from .validation import check_positive, check_targets
 
 
-def solve_regularized(K, lam, y):
+SOLVE_BLOCK = 64     # rows per diagonal block of the triangular solves
+
+
+def solve_lower(L, b, *, transposed=False):
+    """x with L x = b (or Lᵀ x = b) for a lower-triangular L, by blocks: numpy has no triangular solver (and
+    kernel_core depends on numpy alone), and its general solver would factor L anew (O(n³)). Each diagonal block
+    (SOLVE_BLOCK²) is solved directly and the rest of b updated with one product, O(n²) in all."""
+    n = L.shape[0]
+    x = np.array(b, dtype=float)
+    starts = range(0, n, SOLVE_BLOCK)
+    for s in (reversed(starts) if transposed else starts):
+        e = min(s + SOLVE_BLOCK, n)
+        if transposed:
+            # Lᵀ is upper triangular: the block rows of x after e are known, those before s wait
+            x[s:e] = np.linalg.solve(L[s:e, s:e].T, x[s:e] - L[e:, s:e].T @ x[e:])
+        else:
+            x[s:e] = np.linalg.solve(L[s:e, s:e], x[s:e])
+            x[e:] -= L[e:, s:e] @ x[s:e]
+    return x
+
+
+def solve_regularized(K, lam, y, *, overwrite=False):
     """β with (K + λI) β = y, never inverting: for a PSD K, K + λI is positive definite, so Cholesky (L Lᵀ) and
-    two triangular solves; a kernel that is not PSD (sigmoid) may make Cholesky fail, and then LU solves it."""
-    # K + λI in a new array: K may be the caller's (a callable kernel's), even read-only
-    A = K + lam * np.eye(K.shape[0])
+    two triangular solves (solve_lower); a kernel that is not PSD (sigmoid) may make Cholesky fail, and then LU
+    solves it. overwrite: K is the caller's to discard, and K + λI is formed in it (else in a copy: K may be a
+    callable kernel's, even read-only)."""
+    A = K if overwrite else np.array(K, dtype=float)
+    A.flat[::A.shape[0] + 1] += lam
     try:
         L = np.linalg.cholesky(A)
     except np.linalg.LinAlgError:
         return np.linalg.solve(A, y)
-    # numpy has no triangular solver (and kernel_core depends on numpy alone): solve with L, then with Lᵀ
-    return np.linalg.solve(L.T, np.linalg.solve(L, y))
+    return solve_lower(L, solve_lower(L, y), transposed=True)
 
 
 class KernelRidge(KernelModel):
@@ -50,7 +72,8 @@ class KernelRidge(KernelModel):
         lam = check_positive(self.lam, "lam")
         K = self._gram(X)
         try:
-            self.beta_ = solve_regularized(K, lam, y)
+            # a registry kernel's Gram matrix is a new array, ours to overwrite; a callable's may be its own
+            self.beta_ = solve_regularized(K, lam, y, overwrite=isinstance(self.kernel, str))
         except np.linalg.LinAlgError:
             raise ValueError(
                 f"K + λI is singular for lam={lam:g} (the kernel is not positive semidefinite "

@@ -28,6 +28,7 @@ import operator
 import numpy as np
 
 TAU = 1e-12   # LIBSVM's stand-in for a curvature a_ij <= 0 (Fan, Chen & Lin 2005, §4)
+PREFETCH = 8  # see One.likely
 
 
 def kkt_gap(alpha, y, v, C, fit_intercept):
@@ -74,16 +75,32 @@ class One(_Problems):
     def __init__(self, alpha, v, y, C, diag, rows):
         self.alpha, self.v, self.y, self.C, self.diag, self.rows, self.row = alpha, v, y, C, diag, rows, rows.row
         self.cache()
+        self.free = int(np.count_nonzero((alpha > 0) & (alpha < C)))     # the free set's size, kept by move
+        if hasattr(rows, "likely"):
+            rows.likely = self.likely
+
+    def likely(self, m=PREFETCH):
+        """The m indices of largest v over I_up and the m of smallest v over I_low: the working sets of the next
+        steps come from them (what kernel_core.dual.KernelRows computes with a missing row)."""
+        vu, vl = self.v + self.up, self.v + self.low
+        m = min(m, vu.size - 1)
+        return np.concatenate([np.argpartition(vu, -m)[-m:], np.argpartition(vl, m)[:m]])
 
     @staticmethod
     def first(a):
         """Index of the last maximum: LIBSVM's `>=` scans keep the last of equal candidates."""
         return a.size - 1 - int(a[::-1].argmax())
 
+    changes = 0            # steps that moved an alpha into or out of the free set (0 < alpha < C), see settled
+
     def move(self, t, new, pos):
         """alpha_t = new, and t in or out of I_up and I_low as _sets puts it (here with Python's conditionals: a
         call per comparison would cost more than the step's arithmetic)."""
         C = self.C
+        was, now = 0.0 < self.alpha.item(t) < C, 0.0 < new < C
+        if was != now:
+            self.changes += 1
+            self.free += 1 if now else -1
         self.alpha[t] = new
         self.up[t] = 0.0 if (new < C if pos else new > 0) else -np.inf
         self.low[t] = 0.0 if (new > 0 if pos else new < C) else np.inf

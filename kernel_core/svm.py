@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import dual
+from .feature_maps import polynomial_feature_dim, polynomial_features
 from .history import Trace
 from .kernels import checked_gram, make_kernel, squared_distances
 from .primal import polish, primal_ipm, require_separable
@@ -133,6 +134,7 @@ class DualSVM:
             check_positive(self.gamma, "gamma", allow_zero=True)
         k = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
         rows = dual.KernelRows(k, X)
+        rows.factor = _low_rank_factor(self, X)
         diag = rows.diagonal()
         history = Trace("objective", "violation")
         run = dual.start(rows, y, C, self.fit_intercept, alpha0)
@@ -233,6 +235,20 @@ class DualSVM:
     def predict(self, X):
         """Labels in {-1, +1}: the sign of f (f = 0 goes to +1)."""
         return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
+
+
+def _low_rank_factor(model, X):
+    """Z with K = Z Zᵀ for a kernel whose explicit map is short next to n (fewer than n / 4 features): X for the
+    linear kernel, polynomial_features for poly with coef0 >= 0; else None. The polish then solves a face of many
+    free alphas (singular when there are more than the rank) in the map's dimensions (dual._solve_low_rank)."""
+    n, d = X.shape
+    if model.kernel == "linear":
+        return X if d < n / 4 else None
+    if model.kernel in ("poly", "polynomial") and model.coef0 >= 0 and model.degree >= 1:
+        gamma = 1.0 / d if model.gamma is None else float(model.gamma)
+        if gamma > 0 and polynomial_feature_dim(d, model.degree, coef0=model.coef0) < n / 4:
+            return polynomial_features(X, degree=model.degree, gamma=gamma, coef0=model.coef0)
+    return None
 
 
 def _check_fit(model, X, y):

@@ -284,12 +284,84 @@ def test_the_polish_of_one_problem_is_its_polish_in_a_batch(offset):
     np.testing.assert_allclose(two[1], one, rtol=0, atol=1e-12)
 
 
-def test_a_fit_reading_kernel_rows_on_demand_is_the_fit_on_the_whole_gram_matrix():
+def test_a_fit_reading_kernel_rows_on_demand_is_the_fit_on_the_whole_gram_matrix(monkeypatch):
     from kernel_core.batch import fit_dual
 
+    monkeypatch.setattr(dual, "WHOLE_GRAM_N", 1_000)
     X, y = make_dataset("circles", 1_100, noise=0.1, random_state=0)     # > dual.WHOLE_GRAM_N: rows on demand
     model = DualSVM("rbf", C=1.0, gamma=2.0, tol=1e-6).fit(X, y)
     alpha, b, ok, _ = fit_dual(rbf_kernel(X, gamma=2.0), y, 1.0, tol=1e-6)
     assert ok and model.converged_
     np.testing.assert_allclose(model.alpha_, alpha, atol=1e-6)
     assert model.intercept_ == pytest.approx(b, abs=1e-6)
+
+
+def _face_system(rng, offset, k=40, rank=3):
+    """A random face of k free alphas on a kernel of rank `rank`, K_FF = Z_F Z_Fᵀ: (Z_F, y_F, A), A the system polish
+    builds, G_FF with, with the offset, b's row and column."""
+    Z_F, yF = rng.normal(size=(k, rank)), rng.choice([-1.0, 1.0], size=k)
+    m = k + 1 if offset else k
+    A = np.zeros((m, m))
+    A[:k, :k] = yF[:, None] * (Z_F @ Z_F.T) * yF[None, :]
+    if offset:
+        A[:k, k] = A[k, :k] = yF
+    return Z_F, yF, A
+
+
+@pytest.mark.parametrize("offset", [True, False])
+def test_a_low_rank_face_with_an_optimum_is_solved_in_the_factors_dimensions(offset):
+    rng = np.random.default_rng(7)
+    Z_F, yF, A = _face_system(rng, offset)
+    x0 = rng.normal(size=A.shape[0])
+    x0[:40] -= yF * (yF @ x0[:40]) / 40              # y_Fᵀ x = 0, as polish's last row asks
+    r = A @ x0                                       # in A's range: the face has an optimum
+    x, work = dual._solve_low_rank(Z_F, yF, r, offset)
+    np.testing.assert_allclose(A @ x, r, atol=1e-10 * np.abs(r).max())
+    np.testing.assert_allclose(dual._low_rank_product(Z_F, yF, x, offset), A @ x, atol=1e-12 * np.abs(r).max())
+    assert work < 40 ** 3
+
+
+@pytest.mark.parametrize("offset", [True, False])
+def test_a_low_rank_face_without_an_optimum_leaves_a_residual_the_face_system_maps_to_zero(offset):
+    rng = np.random.default_rng(8)
+    Z_F, yF, A = _face_system(rng, offset)
+    r = rng.normal(size=A.shape[0])
+    if offset:
+        r[-1] = 0.0
+    x, _ = dual._solve_low_rank(Z_F, yF, r, offset)
+    rest = r - A @ x
+    assert np.linalg.norm(rest) > 1e-3 * np.linalg.norm(r)       # a ray: the face has no optimum
+    np.testing.assert_allclose(A @ rest, 0.0, atol=1e-10 * np.linalg.norm(r))
+    # the residual is the part of r outside A's range, as least squares on the whole system leaves it
+    np.testing.assert_allclose(rest, r - A @ np.linalg.lstsq(A, r, rcond=None)[0], atol=1e-10)
+
+
+@pytest.mark.parametrize("kernel, params", [("linear", {}), ("poly", {"degree": 3, "gamma": 0.5, "coef0": 1.0})])
+def test_a_fit_whose_faces_outgrow_the_kernels_rank_polishes_in_its_factor_and_matches_svc(kernel, params, monkeypatch):
+    X, y = make_dataset("moons", 300, noise=0.3, random_state=3)
+    calls = []
+    low_rank = dual._solve_low_rank
+    monkeypatch.setattr(dual, "_solve_low_rank", lambda *a: calls.append(a[0].shape) or low_rank(*a))
+    ours = DualSVM(kernel, C=100.0, tol=1e-6, **params).fit(X, y)
+    assert ours.converged_ and calls
+    ref = SVC(kernel=kernel, C=100.0, tol=1e-8, **params).fit(X, y)
+    K = make_kernel(kernel, **params)(X, X)
+    np.testing.assert_allclose(ours.dual_objective_, sklearn_dual_objective(ref, K, y), rtol=1e-6)
+    assert exact_gap(ours, X, y, kernel, 100.0, True, **params) <= 1e-6
+
+
+def test_circles_n2000_linear_kernel_at_c1000_converges():
+    X, y = make_dataset("circles", 2000, random_state=0)
+    model = DualSVM("linear", C=1000.0, tol=1e-3).fit(X, y)
+    assert model.converged_
+    assert exact_gap(model, X, y, "linear", 1000.0, True) <= 1e-3
+
+
+def test_kernel_rows_with_a_factor_give_k_times_c_and_bound_each_column():
+    X, y = make_dataset("moons", 200, noise=0.3, random_state=5)
+    K = make_kernel("linear")(X, X)
+    rows = dual.KernelRows(make_kernel("linear"), X)
+    rows.factor = X
+    c = np.random.default_rng(6).normal(size=200) * (np.arange(200) % 3 == 0)
+    np.testing.assert_allclose(rows.times(c), K @ c, rtol=1e-12, atol=1e-12 * np.abs(K).max())
+    assert np.all(rows.column_max() >= np.abs(K).max(axis=0) * (1 - 1e-12))

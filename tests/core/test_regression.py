@@ -12,7 +12,7 @@ from kernel_core.descent import LMS, KernelLMS, affine_powers, max_stable_eta
 from kernel_core.feature_maps import FEATURE_MAPS, polynomial_features
 from kernel_core.kernels import rbf_kernel
 from kernel_core.logistic import KernelLogisticRegression
-from kernel_core.ridge import KernelRidge, solve_regularized
+from kernel_core.ridge import SOLVE_BLOCK, KernelRidge, solve_lower, solve_regularized
 
 CUBIC = FEATURE_MAPS["cubic_1d"]
 
@@ -274,6 +274,33 @@ def test_ridge_system_is_solved_by_cholesky_where_psd_and_by_lu_where_not(monkey
     np.testing.assert_allclose(beta, ref.dual_coef_, rtol=1e-10)
     indefinite = -3.0 * np.eye(20)          # K + λI = -2.9 I: Cholesky refuses it, LU solves it
     np.testing.assert_allclose(solve_regularized(indefinite, 0.1, y), y / -2.9, rtol=1e-12)
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_blocked_triangular_solve_matches_a_dense_solve(transposed):
+    rng = np.random.default_rng(5)
+    n = 3 * SOLVE_BLOCK + 17                 # several blocks and a short last one
+    L = np.tril(rng.normal(size=(n, n))) + n * np.eye(n)
+    b = rng.normal(size=n)
+    x = solve_lower(L, b, transposed=transposed)
+    np.testing.assert_allclose(x, np.linalg.solve(L.T if transposed else L, b), rtol=1e-12, atol=1e-14)
+
+
+def test_kernel_ridge_over_many_solve_blocks_matches_sklearn():
+    rng = np.random.default_rng(2)
+    X, y = rng.normal(size=(4 * SOLVE_BLOCK + 9, 2)), rng.normal(size=4 * SOLVE_BLOCK + 9)
+    ours = KernelRidge("rbf", lam=0.05, gamma=0.5).fit(X, y)
+    ref = SkKernelRidge(alpha=0.05, kernel="rbf", gamma=0.5).fit(X, y)
+    np.testing.assert_allclose(ours.beta_, ref.dual_coef_, rtol=1e-8, atol=1e-10 * np.abs(ref.dual_coef_).max())
+
+
+def test_kernel_ridge_leaves_a_callable_kernels_gram_untouched():
+    rng = np.random.default_rng(4)
+    X, y = rng.normal(size=(12, 2)), rng.normal(size=12)
+    K = rbf_kernel(X, gamma=0.5)
+    kept = K.copy()
+    KernelRidge(lambda A, B: K, lam=0.1).fit(X, y)
+    np.testing.assert_array_equal(K, kept)
 
 
 @pytest.mark.parametrize("lam", [0.0, -1.0, np.nan, np.inf])
