@@ -10,7 +10,9 @@ plus the attack). The attack, on loopback, every loop bounded by --duration:
   gives up after --attack-timeout s (and closes its connection). A third of them send what another site's page
   makes a student's browser send (Sec-Fetch-Site: cross-site, an Origin of its own); a third send no such header
   and no session's token, as a script does; and a third first open lesson 3 as a browser does (a session of
-  Streamlit's protocol, kept open), and send its token with each request, as the page's own requests;
+  Streamlit's protocol, kept open), and send its token with each request, as the page's own requests
+  (--kinds picks among them; "flood" sends the same query to /_stcore/health instead, which computes nothing: the
+  cost of the requests themselves, to tell it from the routes');
 - --throwaway sessions, each opening lesson 3 with the validation heatmap on at n = 300 and a new seed, leaving once
   its run ends, and opening the next one --attack-gap × 4 seconds later;
 - a prober that fetches the page (index.html) and its script bundle every second: what a student opening the app
@@ -94,8 +96,8 @@ def page_token(port, args):
 
 
 def attacker(rng, record, args, kind):
-    """kind: "cross-site" (another site's page in a student's browser), "script" (no header, no token) or "session"
-    (the token of a page it holds open)."""
+    """kind: "cross-site" (another site's page in a student's browser), "script" (no header, no token), "session"
+    (the token of a page it holds open) or "flood" (the same request to Streamlit's health check)."""
     headers = {"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"} if kind == "cross-site" else {}
 
     def attack(port, stop):
@@ -105,7 +107,8 @@ def attacker(rng, record, args, kind):
             sent = time.monotonic()
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=args.attack_timeout)
             try:
-                conn.request("GET", "/live/primal-dual?" + expensive_query(rng) + own, headers=headers)
+                path = "/_stcore/health?" if kind == "flood" else "/live/primal-dual?"
+                conn.request("GET", path + expensive_query(rng) + own, headers=headers)
                 response = conn.getresponse()
                 response.read()
                 record.add("answers", (kind, response.status), time.monotonic() - sent)
@@ -161,7 +164,8 @@ def attack_side(port, stop, results, args, seed):
     would otherwise share the interpreter of the students' threads, and the students' times would count the
     attack's own work on the client side. Sends what they saw (answers, seconds, heatmaps) once `stop` is set."""
     record, rng = Record(), random.Random(seed)
-    workers = [attacker(random.Random(rng.random()), record, args, ATTACKERS[i % len(ATTACKERS)])
+    kinds = args.kinds.split(",")
+    workers = [attacker(random.Random(rng.random()), record, args, kinds[i % len(kinds)])
                for i in range(args.attackers)]
     workers += [throwaway(random.Random(rng.random()), record, args) for _ in range(args.throwaway)]
     threads = [threading.Thread(target=w, args=(port, stop), daemon=True) for w in workers]
@@ -216,6 +220,8 @@ def main():
     parser.add_argument("--targets", default="one", help="comma-separated: one, lecture")
     parser.add_argument("--workers", type=int, default=4, help="lecture.sh's WORKERS")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--kinds", default=",".join(ATTACKERS),
+                        help=f"the attackers' kinds, in turn: {', '.join(ATTACKERS + ('flood',))}")
     parser.add_argument("--no-routes", dest="routes", action="store_false",
                         help="students do not ask the live routes before a slider's rerun (a browser does)")
     args = parser.parse_args()
@@ -224,6 +230,8 @@ def main():
         parser.error("--students in 1..300, --attackers in 0..100, --throwaway in 0..20")
     if not 1 <= args.duration <= 600 or not 0.05 <= args.attack_gap <= 60 or not 1 <= args.attack_timeout <= 60:
         parser.error("--duration in 1..600 s, --attack-gap in 0.05..60 s, --attack-timeout in 1..60 s")
+    if not set(args.kinds.split(",")) <= set(ATTACKERS + ("flood",)):
+        parser.error(f"--kinds from {', '.join(ATTACKERS + ('flood',))}")
     if not set(targets) <= {"one", "lecture"} or not targets:
         parser.error("--targets from one, lecture")
     args.machine_at_start = machine_state()
@@ -237,8 +245,8 @@ def main():
         ok = passed(attacked) and max(opens, default=0.0) <= OPEN_BUDGET_S
         failed |= not ok
         total = sum(record.answers.values())
-        print(f"\nThe attack on {attacked['label']}: {args.attackers} clients ({', '.join(ATTACKERS)} in turn), "
-              "one request each "
+        kinds = args.kinds.replace(",", ", ")
+        print(f"\nThe attack on {attacked['label']}: {args.attackers} clients ({kinds} in turn), one request each "
               f"{args.attack_gap:g} s, giving up after {args.attack_timeout:g} s; {args.throwaway} throwaway heatmap "
               "sessions")
         print(f"  route requests {total}: " + ", ".join(f"{kind} {status} ×{v}" for (kind, status), v
