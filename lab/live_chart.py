@@ -40,7 +40,6 @@ import hashlib
 import json
 import math
 import os
-import re
 import shutil
 from pathlib import Path
 from typing import NamedTuple
@@ -151,23 +150,22 @@ def _look(present):
     return {"present": True} if present else {}
 
 
-_REPLAYED = re.compile(re.escape(REPLAYED).replace(re.escape("{}"), r"(\d+)"))
-
-
-def _following(figure, follow):
-    """The figure's JSON and text alternative, which says that another chart's player replays its frames where
-    `follow` names that chart (the chart has no Play, Step or Reset of its own)."""
-    text, alternative = figure
-    if not follow:
+def _following(fig, figure, follow):
+    """figure (figure_json of `fig`): its JSON and text alternative, which says that another chart's player replays
+    its frames where `follow` names that chart (the chart has no Play, Step or Reset of its own)."""
+    n = len(fig.to_dict().get("frames") or ())
+    if not (follow and n):
         return figure
-    return text, {**alternative, "label": _REPLAYED.sub(lambda m: FOLLOWS.format(m[1]), alternative["label"])}
+    text, alternative = figure
+    return text, {**alternative, "label": alternative["label"].replace(REPLAYED.format(n), FOLLOWS.format(n))}
 
 
 def _message(fig, key, name, present, mode, follow=None, **options):
     deferred = has_deferred_frames(fig)
     frames = deferred and bool(st.session_state.get(frames_key(key)))
-    return message(_named(_following(figure_json(fig, frames), follow), name), mode=mode, replay=deferred, file=key,
-                   **({"follow": follow} if follow else {}), **_look(present), **options)
+    figure = _named(_following(fig, figure_json(fig, frames), follow), name)
+    return message(figure, mode=mode, replay=deferred, file=key, **({"follow": follow} if follow else {}),
+                   **_look(present), **options)
 
 
 def _wants_frames(key, raw):

@@ -55,11 +55,11 @@ def made(setting, d, charts):
     s = setting.solve
     if one_vs_rest(s, d):
         return ovr_figures(d.X, d.y, d.test, s, d.own)
-    made = figures(d.X, d.y, d.test, s, d.own)
+    drawn = figures(d.X, d.y, d.test, s, d.own)
     if setting.cv_seed is not None and (charts is None or set(CV_KEYS) & charts) \
             and remembered_grid(d.X, d.y, s.kernel, s.offset, setting.cv_seed) is not None:
-        made.update(zip(CV_KEYS, validation_figures(d.X, d.y, s.kernel, s.offset, setting.cv_seed, s.C)))
-    return made
+        drawn.update(zip(CV_KEYS, validation_figures(d.X, d.y, s.kernel, s.offset, setting.cv_seed, s.C)))
+    return drawn
 
 
 DUAL = Section("primal-dual", SIDEBAR_KEYS + CONTROLS, setup=setup,
