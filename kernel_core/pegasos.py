@@ -77,10 +77,9 @@ class KernelPegasos:
         # batch draws equal T successive rng.integers(n) calls, i.e. one i ~ Unif[n] per step
         idx = np.random.default_rng(self.random_state).integers(0, n, size=T)
 
-        record = np.zeros(T + 1, dtype=bool)
-        record[log_steps(T, HISTORY_POINTS)] = True
-        snap = np.zeros(T + 1, dtype=bool)
-        snap[even_steps(1, T, SNAPSHOTS)] = True
+        record = set(log_steps(T, HISTORY_POINTS).tolist())
+        snap = even_steps(1, T, SNAPSHOTS)
+        snapped = set(snap.tolist())
         rows, kept, alphas, alphas_avg = [], [], [], []
 
         beta = np.zeros(n)
@@ -91,26 +90,32 @@ class KernelPegasos:
         # Σ_s Kα^s = P_t Kβ^t − Kc only where it is read
         c = np.zeros(n)
         scales = 1.0 / (lam * np.arange(1, T + 1))   # 1/(λt), as a step computes it
-        ys, steps, K_diag = y.tolist(), idx.tolist(), np.diag(K).tolist()
+        # the loop is Python, one step at a time (each step reads the last update): per step only list reads and
+        # scalar arithmetic, and per update one in-place row add (y_i = ±1: Kβ ± K_i, exactly y_i K_i added)
+        ys, steps, K_diag, rows_K = y.tolist(), idx.tolist(), np.diag(K).tolist(), list(K)
         P = 0.0
         for t, scale in enumerate(scales.tolist(), start=1):
             i = steps[t - 1]                          # α^t = β^t / (λt) = scale β^t
             P += scale
-            margin = ys[i] * Kbeta.item(i) * scale   # y_i Σ_j α^t_j K(x_j, x_i), condition (6)
-            updated = margin < 1.0
-            if record[t]:
+            yi = ys[i]
+            Kb_i = Kbeta.item(i)
+            margin = yi * Kb_i * scale               # y_i Σ_j α^t_j K(x_j, x_i), condition (6)
+            if t in record:
                 # the state at step t; the objectives are computed from it for all records at once, below
-                rows.append((t, i, margin, updated, P, bKb))
+                rows.append((t, i, margin, margin < 1.0, P, bKb))
                 kept.append((Kbeta.copy(), beta.copy(), c.copy()))
-            if snap[t]:
+            if t in snapped:
                 alphas.append(scale * beta)
                 alphas_avg.append((P * beta - c) / t)
-            if updated:
+            if margin < 1.0:
                 # (β + y_i e_i)ᵀK(β + y_i e_i) = βᵀKβ + 2 y_i (Kβ)_i + K_ii
-                bKb += 2.0 * ys[i] * Kbeta.item(i) + K_diag[i]
-                Kbeta += ys[i] * K[i]
-                beta[i] += ys[i]
-                c[i] += ys[i] * P
+                bKb += 2.0 * yi * Kb_i + K_diag[i]
+                if yi > 0.0:
+                    Kbeta += rows_K[i]
+                else:
+                    Kbeta -= rows_K[i]
+                beta[i] += yi
+                c[i] += yi * P
 
         self.X_fit_ = X
         self.alpha_ = (P * beta - c) / T
@@ -133,7 +138,7 @@ class KernelPegasos:
             "objective_avg": (0.5 * lam * np.einsum("ij,ij->i", alpha_sum, f_avg) / t_rec
                               + np.maximum(0.0, 1.0 - y * f_avg).mean(axis=1)),
             "violations": np.count_nonzero(y * f_last < 1.0, axis=1),
-            "snapshot_t": np.flatnonzero(snap),
+            "snapshot_t": snap,
             "alpha": np.array(alphas),
             "alpha_avg": np.array(alphas_avg),
         }

@@ -60,20 +60,21 @@ class KernelPerceptron:
         # f_t = Σ_i α_i y_i K(x_i, x_t) for every t, kept current: a mistake on t adds y_t K(x_t, ·). Between two
         # mistakes f does not change, so the next mistake of the epoch is the first t ahead with y_t f_t <= 0: one
         # numpy search per mistake instead of a Python step per visit (the same mistakes, in the same order)
-        f = np.zeros(n)
-        ys = y.tolist()
+        # kept as m_t = y_t f_t (y = ±1, so a sign flip: exact): a mistake on t adds row t of M = (y yᵀ) ∘ K to m
+        M = y[:, None] * K * y
+        m = np.zeros(n)
         mistakes, snapshots, log = [], [], []
         converged = False
         for epoch in range(1, max_epochs + 1):
             count = t = 0
             while t < n:
-                wrong = y[t:] * f[t:] <= 0.0          # a mistake, f taken before the update
+                wrong = m[t:] <= 0.0                  # y_t f_t <= 0: a mistake, f taken before the update
                 k = int(wrong.argmax())
                 if not wrong[k]:
                     break
                 t += k
                 alpha[t] += 1
-                f += ys[t] * K[t]         # K symmetric: row t is K(x_t, x_i) for all i
+                m += M[t]                 # K symmetric: row t is y_t y_i K(x_t, x_i) for all i
                 count += 1
                 if len(log) < MISTAKE_LOG:
                     log.append((epoch, t))
