@@ -88,4 +88,11 @@ def third_class_notice():
 def house_prices(n=None):
     """The notes' 1-D house prices (x (n, 1), y (n,)) drawn with the sidebar's seed; n and noise
     default to DATASET_INFO's."""
-    return datasets.make_dataset("house_prices", n, random_state=int(st.session_state["seed"]))
+    return house_price_set(n, int(st.session_state["seed"]))
+
+
+@memo(max_entries=16)
+def house_price_set(n, seed):
+    """The house prices with n points (None: DATASET_INFO's) drawn with `seed`, once per (n, seed) rather than on every
+    rerun: the same read-only arrays come back."""
+    return datasets.make_dataset("house_prices", n, random_state=seed)

@@ -3,8 +3,8 @@ logistic regression on the sidebar's data."""
 
 from dataclasses import dataclass
 
-import datasets
 from kernel_core.kernels import KernelSpec
+from lab import data
 from lab.section import SIDEBAR_KEYS, Section, training
 from lessons.regression.compute import descent_figures, logistic_figures, ridge_figures
 
@@ -31,7 +31,7 @@ def house(values):
 
 def house_prices(s, values):
     """The notes' 1-D house prices: x (n, 1), y (n,)."""
-    return datasets.make_dataset("house_prices", s.n, random_state=s.seed)
+    return data.house_price_set(s.n, s.seed)
 
 
 def house_figures(s, d, charts):
