@@ -153,14 +153,14 @@ def _text(title):
 
 
 def _count(values):
-    """How many values a trace array holds: a list, or a base64 typed array {"dtype", "bdata", "shape"}."""
+    """How many finite values a trace array holds (a NaN point keeps a legend entry and draws nothing): a list, an
+    array, or a base64 typed array {"dtype", "bdata", "shape"}."""
+    if values is None:
+        return 0
     if isinstance(values, dict):
-        shape = str(values.get("shape", ""))
-        if shape:
-            return int(np.prod([int(s) for s in shape.split(",")]))
-        data = values["bdata"]   # base64: 3 bytes per 4 characters, less the padding
-        return (len(data) * 3 // 4 - data[-2:].count("=")) // np.dtype(values["dtype"]).itemsize
-    return len(values) if values is not None else 0
+        values = np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
+    values = np.asarray(values)
+    return int(np.count_nonzero(np.isfinite(values))) if values.dtype.kind in "fc" else len(values)
 
 
 def _kind(trace):

@@ -20,7 +20,7 @@ import numpy as np
 
 from figures import figure, plot_values
 from figures import contours
-from figures.palette import CLASS_COLORS, CLASS_SYMBOLS, DIVERGING, OWN_SYMBOLS, SECONDARY
+from figures.palette import CLASS_COLORS, CLASS_SYMBOLS, DIVERGING, GREYS, OWN_SYMBOLS, SECONDARY
 
 CLASS_LABELS = {-1: "y = −1", 1: "y = +1", 2: "y = 2"}
 F_RANGE = 2.0
@@ -28,6 +28,10 @@ F_RANGE = 2.0
 # model on the grid, the level lines, the payload, the browser's image)
 GRID_POINTS = 80
 OWN_POINTS = "your points"
+# the legend icon of "your points" while there are none (a point's icon takes its class colour)
+OWN_EMPTY_COLOR = GREYS["light"]
+# one point that nothing draws: a trace of it keeps its legend entry (own_points_trace, the rings)
+EMPTY = np.array([np.nan], dtype=np.float32)
 # the three line traces of decision_figure (f = 0, f = −1, f = +1), after the colour field
 LINE_TRACES = (1, 2, 3)
 # lines of a very wiggly f (a narrow RBF with a hard margin) are traced on every 2nd, 4th... grid line,
@@ -56,8 +60,14 @@ def class_traces(X, y, *, size=8):
 
 def own_points_trace(points):
     """The student's points [(x1, x2, label)] as one trace: diamonds (OWN_SYMBOLS, one per class) in the class
-    colours with a black outline, customdata = the index of each point in the student's list."""
+    colours with a black outline, customdata = the index of each point in the student's list. With no points, one
+    point at NaN, which nothing draws and no pointer hits, keeps its legend entry (plotly.js drops an empty trace's):
+    the legend, above the plot, then keeps its rows, and the first click does not move the plot under the pointer."""
     points = np.asarray(points, dtype=np.float64).reshape(-1, 3)
+    if not len(points):
+        return dict(type="scatter", x=EMPTY, y=EMPTY, mode="markers", name=OWN_POINTS, hoverinfo="skip",
+                    marker=dict(symbol=OWN_SYMBOLS[1], size=13, color=OWN_EMPTY_COLOR,
+                                line=dict(color="black", width=1.5)))
     return dict(type="scatter",
         x=points[:, 0].astype(np.float32), y=points[:, 1].astype(np.float32), mode="markers", name=OWN_POINTS,
         customdata=np.arange(len(points), dtype=np.int32),
@@ -110,14 +120,10 @@ def _line_traces(lines, names):
             line_trace(plus, name=names[1], width=1.5, dash="dash", showlegend=False)]
 
 
-def _present(points):
-    return points is not None and len(points) > 0
-
-
 def first_overlay(free_sv, bounded_sv, own):
     """Index of decision_figure's first overlay trace: after the field, the three lines, the two classes, the
-    student's points and the rings, each counted when drawn (frames name the traces they replace by index)."""
-    return 1 + len(LINE_TRACES) + 2 + sum(map(_present, (own, free_sv, bounded_sv)))
+    student's points and the rings, each counted where it is given (frames name the traces they replace by index)."""
+    return 1 + len(LINE_TRACES) + 2 + sum(v is not None for v in (own, free_sv, bounded_sv))
 
 
 def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=None, own=None,
@@ -126,6 +132,8 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
 
     free_sv / bounded_sv: index arrays into X of free (0 < α < C) and bounded (α = C) support vectors.
     own: the student's points [(x1, x2, label)] (also in X, y), drawn over the generated points as OWN_POINTS.
+    Each of the three given, even empty, has its trace and its legend entry (None: neither), so that the legend keeps
+    its rows, and the plot its place, as points are added and support vectors come and go.
     overlays: more traces, drawn over everything else, from index first_overlay(free_sv, bounded_sv, own).
     line_names: legend names of the line f = 0 and of the lines f = ±1.
     frames: an animation of the lines, e.g. boundary_frames(xs, ys, Z_list, labels).
@@ -143,14 +151,15 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
     )]
     traces += _line_traces(level_sets(xs, ys, Z, (0.0, -1.0, 1.0)), line_names)
     traces += class_traces(X, y)
-    if _present(own):
+    if own is not None:
         traces.append(own_points_trace(own))
     rings = [(free_sv, "free SV (0 < α < C)", "black", "solid"),
              (bounded_sv, "bounded SV (α = C)", SECONDARY, "dot")]
     for idx, name, color, dash in rings:
-        if _present(idx):
+        if idx is not None:
             traces.append(dict(type="scatter",
-                x=X[idx, 0], y=X[idx, 1], mode="markers", name=name, hoverinfo="skip",
+                x=X[idx, 0] if len(idx) else EMPTY, y=X[idx, 1] if len(idx) else EMPTY, mode="markers", name=name,
+                hoverinfo="skip",
                 marker=dict(symbol="circle-open", size=16, color=color, line=dict(width=2.5, color=color)),
             ))
     traces += list(overlays)

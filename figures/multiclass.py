@@ -46,7 +46,7 @@ def ovr_figure(xs, ys, Z, X, y, classes, *, own=None, height=460):
                            marker=dict(color=CLASS_COLORS.get(int(label), "black"), size=8,
                                        line=dict(color="white", width=1)),
                            hovertemplate="x₁=%{x:.2f}, x₂=%{y:.2f}<extra>" + name + "</extra>"))
-    if own is not None and len(own):
+    if own is not None:
         traces.append(own_points_trace(own))
     return figure(traces, layout=dict(
         height=height, margin=dict(l=10, r=10, t=10, b=10), legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),

@@ -108,9 +108,10 @@ const PRESENT_FONT_PX = 18;
 const PRESENT_HEIGHT = 1.25;    // presenter mode: a figure this much taller, within the window's height
 const PRESENT_TOP_PX = 300;     // presenter mode: what is above a slide's first figure (title, sentence, examples)
 // presenter mode, the heights of: a horizontal colour bar with its labels and title, a legend's entry, and the
-// modebar's room with an x axis's labels and title (all at PRESENT_FONT_PX)
-const PRESENT_BAR_PX = 80;
-const LEGEND_ROW_PX = 27;
+// modebar's room with an x axis's labels and title (all at PRESENT_FONT_PX; in Chromium a bar takes 67 px and an
+// entry 25.8-26.4)
+const PRESENT_BAR_PX = 72;
+const LEGEND_ROW_PX = 26.5;
 const PRESENT_AXES_PX = 90;
 // the names of a replay's Play button, which is Pause while the frames play
 const PLAY = "Play the training animation";

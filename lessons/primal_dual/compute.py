@@ -183,7 +183,8 @@ def dual_figure(X, y, test, setup, own):
     d = s.dual
     return primal_dual_figure(s.xs, s.ys, d.Z, X, y, Z_primal=s.primal.Z if s.primal else None,
                               free_sv=np.flatnonzero(d.status == "free SV"),
-                              bounded_sv=np.flatnonzero(d.status == "bounded SV"),
+                              # no box under the hard margin, so no bounded SV to name in the legend
+                              bounded_sv=None if np.isinf(setup.C) else np.flatnonzero(d.status == "bounded SV"),
                               replay=lambda: _replay(X, y, test, setup), last_working_set=d.working_set[-1], own=own)
 
 

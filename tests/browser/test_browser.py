@@ -277,6 +277,27 @@ def test_a_click_adds_a_point_where_it_lands_and_shift_click_adds_the_other_clas
     page.close()
 
 
+def test_the_first_click_leaves_the_plot_where_it_was_so_the_point_can_be_dragged_at_once(browser, app_url):
+    # lesson 6's logistic plot at 1400 px: a legend entry for the first point added a legend row above the plot,
+    # which moved it 30 px down under the pointer, and a drag started where the point had landed panned instead
+    page = open_lesson(browser, f"{app_url}/regression")
+    before = plot_box(page, "rgl_boundary")
+    where, points = click_adds(page, "rgl_boundary", 40, 10)
+    assert len(points) == 1, points
+    page.wait_for_timeout(500)
+    assert plot_box(page, "rgl_boundary") == pytest.approx(before, abs=0.5)
+    x, y = to_screen(page, "rgl_boundary", *points[0][:2])
+    expected = to_data(page, "rgl_boundary", x + 30, y + 20)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for k in range(1, 7):
+        page.mouse.move(x + 30 * k / 6, y + 20 * k / 6)
+    page.mouse.up()
+    moved = wait_for_points(page, points)
+    assert len(moved) == 1 and moved[0][:2] == pytest.approx(expected, abs=0.01), (moved, expected)
+    page.close()
+
+
 def test_an_own_point_is_dragged_to_where_it_is_dropped_and_removed_by_a_double_click(browser, app_url):
     first, second = (-0.75, -0.25, -1), (0.25, 0.5, 1)
     page = open_lesson(browser, f"{app_url}/primal-dual?pts=-0.75_-0.25_-1~0.25_0.50_1")

@@ -96,7 +96,35 @@ def test_support_vector_rings_and_overlays_are_drawn_above_the_own_points():
     assert names.index(OWN_POINTS) < names.index("free SV (0 < α < C)") < names.index("an overlay ring")
     assert names.index(OWN_POINTS) < names.index("bounded SV (α = C)")
     assert first_overlay(np.array([2]), np.array([0]), own) == names.index("an overlay ring")
-    assert first_overlay(None, np.array([], dtype=int), None) == 1 + len(LINE_TRACES) + 2
+    # a group given empty still has its trace, so the overlays start after it
+    spec = sent(decision_figure(XS, YS, np.add.outer(YS, XS), X, y, own=(), bounded_sv=np.array([], dtype=int),
+                                overlays=[ring]))
+    names = [t.get("name") for t in spec["data"]]
+    assert first_overlay(None, np.array([], dtype=int), ()) == names.index("an overlay ring")
+    assert names.index("an overlay ring") == 1 + len(LINE_TRACES) + 4
+    assert first_overlay(None, None, None) == 1 + len(LINE_TRACES) + 2
+
+
+def test_the_legend_keeps_its_entries_as_points_are_added_and_support_vectors_come_and_go():
+    # a new legend entry can add a row above the plot and move the plot under the pointer that just clicked it
+    def legend(own, free_sv, bounded_sv):
+        spec = sent(decision_figure(XS, YS, np.add.outer(YS, XS), X, y, own=own, free_sv=free_sv,
+                                    bounded_sv=bounded_sv))
+        return spec, [t.get("name") for t in spec["data"] if t.get("showlegend", True)]
+
+    none = np.array([], dtype=int)
+    empty, names = legend((), none, none)
+    assert names == legend([(1.5, 0.0, 1)], np.array([2]), np.array([0]))[1]
+    assert {OWN_POINTS, "free SV (0 < α < C)", "bounded SV (α = C)"} <= set(names)
+    # the stand-ins draw nothing and are no points to a screen reader
+    for trace in empty["data"]:
+        if trace.get("name") in (OWN_POINTS, "free SV (0 < α < C)", "bounded SV (α = C)"):
+            assert np.isnan(np.asarray(trace["x"], dtype=float)).all()
+            assert "customdata" not in trace
+    label = figures.describe(empty)
+    assert f"{OWN_POINTS} (0 points)" in label and "bounded SV (α = C) (0 points)" in label
+    # not given (None): no trace, no entry
+    assert OWN_POINTS not in legend(None, None, None)[1]
 
 
 def circle(radius):
