@@ -16,7 +16,7 @@ rows in single precision (svm.cpp: typedef float Qfloat), so its gradient is goo
 tol 1e-9 it stops on its own measure with a recomputed gap of 1e-8 to 1e-3, and at 1e-3 a little above tol at
 times. Its "not converged" rows say that, not that it failed.
 
-    python bench/bench_libsvm.py [--rounds 5] [--tols 1e-3,1e-9] [--checkout DIR] [--all]
+    python bench/bench_libsvm.py [--rounds 5] [--tols 1e-3,1e-9] [--checkout DIR] [--all] [--csv FILE]
     python bench/bench_libsvm.py --ridge [--rounds 5] [--checkout DIR]
 
 --ridge times KernelRidge.fit against scikit-learn's KernelRidge instead (RBF γ = 0.5, λ = 0.1, n = 500 to 5 000
@@ -24,10 +24,12 @@ points of a 2-D normal, y = sin x₁ + noise), the same way.
 
 --checkout DIR times the kernel_core of another checkout (a git worktree at an older commit) with this bench.
 Prints, per tolerance: the median and the worst ratio ours / SVC, the worst five settings, and every fit that
-did not converge; --all prints every setting.
+did not converge; --all prints every setting; --csv FILE writes every setting's row (both sides' median ms, the
+ratio, steps, recomputed KKT gaps, converged) to FILE, one line per setting and tolerance.
 """
 
 import argparse
+import csv
 import statistics
 import sys
 import warnings
@@ -203,6 +205,20 @@ def report(by_tol, rounds, start, core_name, every):
               f"largest relative objective difference {obj:.1e} (positive above: ours higher, the dual is maximized)\n")
 
 
+def write_csv(by_tol, path):
+    """Every setting's row, one per setting and tolerance: what --csv writes."""
+    with open(path, "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["data", "n", "kernel", "C", "tol", "ours_ms", "svc_ms", "ratio", "steps", "libsvm_steps",
+                      "kkt_ours", "kkt_svc", "converged_ours", "converged_svc"])
+        for tol, rows in by_tol.items():
+            for s in rows:
+                (t0, t1), (r0, r1), (c0, c1) = s["seconds"], s["results"], s["checks"]
+                out.writerow([s["data"], s["n"], s["kernel"], f"{s['C']:g}", f"{tol:g}", f"{1e3 * t0:.2f}",
+                              f"{1e3 * t1:.2f}", f"{s['ratio']:.3f}", r0[1], r1[1], f"{c0[0]:.1e}", f"{c1[0]:.1e}",
+                              int(s["converged"][0]), int(s["converged"][1])])
+
+
 RIDGE_SIZES = (500, 1000, 2000, 5000)
 
 
@@ -232,6 +248,7 @@ def main():
     parser.add_argument("--tols", default=f"1e-3,{APP_TOL:g}")
     parser.add_argument("--checkout", type=Path, default=ROOT)
     parser.add_argument("--all", action="store_true", help="print every setting, not only the worst five")
+    parser.add_argument("--csv", type=Path, help="write every setting's row to this CSV file")
     parser.add_argument("--ridge", action="store_true", help="kernel ridge against scikit-learn's instead")
     args = parser.parse_args()
     checkout = args.checkout.resolve()
@@ -244,6 +261,8 @@ def main():
             return
         by_tol = run(core, tols, args.rounds)
     report(by_tol, args.rounds, start, f"kernel_core of {checkout}", args.all)
+    if args.csv:
+        write_csv(by_tol, args.csv)
 
 
 if __name__ == "__main__":
