@@ -364,9 +364,12 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
     - else move to it, and free the bounded alpha that violates its KKT condition most (if any).
     Written once over the operations of kernel_core.smo's states, as its step rule is: a single fit's problem is
     an smo.One, a batch an smo.Batch (its faces padded to the largest with identity rows). rows reads K:
-    kernel_core.dual.KernelRows for one problem, rows(p, idx) = K[p, idx] for a batch.
-    Returns the new alpha, always in the box, the work each problem spent (Σ |F|³), and whether its Σ alpha_i y_i
-    stayed 0; with a PSD kernel the dual objective never falls on the way (it is concave along each step).
+    kernel_core.dual.KernelRows for one problem, rows(p, idx) = K[p, idx] for a batch. One problem keeps its face
+    system from step to step (kernel_core.face: an inverse updated in O(|F|²) as one index enters or leaves F); a
+    batch builds and solves each step's afresh.
+    Returns the new alpha, always in the box, the work each problem spent (Σ |F|³ per fresh solve, a few |F|² per
+    updated one), and whether its Σ alpha_i y_i stayed 0; with a PSD kernel the dual objective never falls on the
+    way (it is concave along each step).
     A face with more than POLISH_MAX_FREE free alphas is left to SMO.
     """
     alpha, v = alpha.copy(), v.copy()
