@@ -82,10 +82,10 @@ class FaceSystem:
         self.inverse = False
 
     def _reserve(self, m):
-        """Buffers for at least m free indices (doubling), keeping what they hold."""
+        """Buffers for at least m free indices (a quarter more, at most n), keeping what they hold."""
         if self.A is not None and self.A.shape[0] >= m + self.h:
             return
-        size = max(16, 2 * m)
+        size = min(self.y.size, max(16, m + m // 4))     # room for the appends of the next steps
         A, P, K_F = np.empty((size + self.h,) * 2), np.empty((size + self.h,) * 2), np.empty((size, self.y.size))
         if self.A is not None:
             k = self.F.size + self.h
