@@ -16,18 +16,30 @@ rows in single precision (svm.cpp: typedef float Qfloat), so its gradient is goo
 tol 1e-9 it stops on its own measure with a recomputed gap of 1e-8 to 1e-3, and at 1e-3 a little above tol at
 times. Its "not converged" rows say that, not that it failed.
 
-    python bench/bench_libsvm.py [--rounds 5] [--tols 1e-3,1e-9] [--checkout DIR] [--all]
+    python bench/bench_libsvm.py [--rounds 5] [--tols 1e-3,1e-9] [--checkout DIR ...] [--all] [--csv FILE]
     python bench/bench_libsvm.py --ridge [--rounds 5] [--checkout DIR]
+    python bench/bench_libsvm.py --profile "heart_scale rbf 1000" [--profile ...] [--tols 1e-3] [--rounds 20]
 
 --ridge times KernelRidge.fit against scikit-learn's KernelRidge instead (RBF γ = 0.5, λ = 0.1, n = 500 to 5 000
 points of a 2-D normal, y = sin x₁ + noise), the same way.
 
---checkout DIR times the kernel_core of another checkout (a git worktree at an older commit) with this bench.
-Prints, per tolerance: the median and the worst ratio ours / SVC, the worst five settings, and every fit that
-did not converge; --all prints every setting.
+--profile "DATA KERNEL C" runs that setting's fit (at the first of --tols) --rounds times under cProfile instead and
+prints where its CPU time goes: self time per module of kernel_core (smo: the SMO steps; dual: rounds, gradients
+and the polish's own loop; face: the polish's face system; kernels: kernel rows; ...) and numpy's linear algebra,
+with the steps of SMO and of the polish (active-set steps) and the time each costs.
+
+--checkout DIR times the kernel_core of another checkout (a git worktree at an older commit) with this bench;
+given more than once, each checkout's fit is timed in the same rounds, next to the same SVC fit (the order of all
+of them alternating from round to round), and each gets its own report. Prints, per checkout and tolerance: the
+median and the worst ratio ours / SVC, the worst five settings, and every fit that did not converge; --all prints
+every setting; --csv FILE writes every setting's row (both sides' median ms, the ratio, steps, recomputed KKT gaps,
+converged) to FILE, one line per checkout, setting and tolerance.
 """
 
 import argparse
+import cProfile
+import csv
+import pstats
 import statistics
 import sys
 import warnings
@@ -131,8 +143,9 @@ def libsvm(X, y, kernel, C, gamma, tol):
     return fit
 
 
-def run(core, tols, rounds):
-    """{tol: [setting dict]} with each side's median CPU seconds, steps, recomputed gap and objective."""
+def run(cores, tols, rounds):
+    """[{tol: [setting dict]} per core] with each side's (that core's and SVC's) median CPU seconds, steps,
+    recomputed gap and objective; every core and SVC are timed in the same rounds."""
     settings = []
     for name, X, y in data_sets():
         gamma = 1.0 / (X.shape[1] * X.var())
@@ -141,23 +154,31 @@ def run(core, tols, rounds):
             for C in CS:
                 for tol in tols:
                     settings.append({"data": name, "n": len(y), "kernel": kernel, "C": C, "tol": tol, "K": K, "y": y,
-                                     "calls": (ours(core, X, y, kernel, C, gamma, tol),
-                                               libsvm(X, y, kernel, C, gamma, tol)),
-                                     "times": ([], [])})
+                                     "calls": [ours(core, X, y, kernel, C, gamma, tol) for core in cores]
+                                     + [libsvm(X, y, kernel, C, gamma, tol)],
+                                     "times": [[] for _ in range(len(cores) + 1)]})
+    sides = list(range(len(cores) + 1))
     for r in range(rounds):
         for s in settings:
-            for side in ((0, 1) if r % 2 == 0 else (1, 0)):
+            for side in (sides if r % 2 == 0 else sides[::-1]):
                 seconds, result = timed(s["calls"][side])
                 s["times"][side].append(seconds)
-                s.setdefault("results", [None, None])[side] = result
+                s.setdefault("results", [None] * len(sides))[side] = result
         print(f"round {r + 1}/{rounds} done", file=sys.stderr, flush=True)
     for s in settings:
         s["seconds"] = [statistics.median(t) for t in s["times"]]
-        s["ratio"] = s["seconds"][0] / s["seconds"][1]
         s["checks"] = [kkt(alpha, s["K"], s["y"], s["C"]) for alpha, _, _ in s["results"]]
-        s["converged"] = [gap <= s["tol"] + floor for gap, _, floor in s["checks"]]
         del s["K"], s["calls"]
-    return {tol: [s for s in settings if s["tol"] == tol] for tol in tols}
+    by_core = []
+    for c in range(len(cores)):
+        views = []
+        for s in settings:
+            view = {**s, **{key: [s[key][c], s[key][-1]] for key in ("seconds", "results", "checks")}}
+            view["ratio"] = view["seconds"][0] / view["seconds"][1]
+            view["converged"] = [gap <= s["tol"] + floor for gap, _, floor in view["checks"]]
+            views.append(view)
+        by_core.append({tol: [s for s in views if s["tol"] == tol] for tol in tols})
+    return by_core
 
 
 def describe(s):
@@ -203,6 +224,74 @@ def report(by_tol, rounds, start, core_name, every):
               f"largest relative objective difference {obj:.1e} (positive above: ours higher, the dual is maximized)\n")
 
 
+def write_csv(by_core, names, path):
+    """Every setting's row, one per checkout, setting and tolerance: what --csv writes."""
+    with open(path, "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["checkout", "data", "n", "kernel", "C", "tol", "ours_ms", "svc_ms", "ratio", "steps",
+                      "libsvm_steps", "kkt_ours", "kkt_svc", "converged_ours", "converged_svc"])
+        for name, by_tol in zip(names, by_core):
+            for tol, rows in by_tol.items():
+                for s in rows:
+                    (t0, t1), (r0, r1), (c0, c1) = s["seconds"], s["results"], s["checks"]
+                    out.writerow([name, s["data"], s["n"], s["kernel"], f"{s['C']:g}", f"{tol:g}", f"{1e3 * t0:.2f}",
+                                  f"{1e3 * t1:.2f}", f"{s['ratio']:.3f}", r0[1], r1[1], f"{c0[0]:.1e}",
+                                  f"{c1[0]:.1e}", int(s["converged"][0]), int(s["converged"][1])])
+
+
+def profile(core, settings, tol, rounds):
+    """Where a fit's CPU time goes, per setting "DATA KERNEL C" (what --profile prints): the median fit, and the CPU
+    time of its parts measured by wrappers around kernel_core.dual's SMO rounds (the steps with their kernel rows),
+    polishes and exact gradients (the rest: validation, the first kernel rows, history, the KKT report); then, from
+    `rounds` fits under cProfile (which slows Python-level calls most), the self time per module."""
+    data = {name: (X, y) for name, X, y in data_sets()}
+    for setting in settings:
+        name, kernel, C = setting.rsplit(" ", 2)
+        X, y = data[name]
+        gamma = 1.0 / (X.shape[1] * X.var())
+        fit = ours(core, X, y, kernel, float(C), gamma, tol)
+        steps = fit()[1]
+        parts = {"_round": [], "polish": [], "gradient": []}
+        originals = {part: getattr(core.dual, part) for part in parts}
+        for part, spent in parts.items():
+            def wrapped(*args, __call=originals[part], __spent=spent, **kwargs):
+                seconds, result = timed(lambda: __call(*args, **kwargs))
+                __spent.append(seconds)
+                return result
+            setattr(core.dual, part, wrapped)
+        try:
+            seconds = statistics.median(timed(fit)[0] for _ in range(rounds))
+        finally:
+            for part, original in originals.items():
+                setattr(core.dual, part, original)
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for _ in range(rounds):
+            fit()
+        profiler.disable()
+        by_module, calls = {}, {}
+        for (path, _, function), (_, ncalls, tottime, _, _) in pstats.Stats(profiler).stats.items():
+            module = (Path(path).stem if "kernel_core" in path else "numpy.linalg" if "linalg" in path
+                      else "numpy (Python level)" if "numpy" in path else "other (Python, builtins)")
+            by_module[module] = by_module.get(module, 0.0) + tottime
+            calls[module, function] = calls.get((module, function), 0) + ncalls / rounds
+        active = sum(calls.get(key, 0) for key in (("face", "solve"), ("dual", "_solve_low_rank"), ("dual", "_solve")))
+        # each part's median over the fits (every fit takes the same steps)
+        smo, polished, exact = (statistics.median(sum(spent[f * len(spent) // rounds:(f + 1) * len(spent) // rounds])
+                                                  for f in range(rounds)) for spent in parts.values())
+        polishes = len(parts["polish"]) / rounds
+        print(f"{setting}, tol {tol:g}: {1e3 * seconds:.1f} ms CPU a fit (median of {rounds}); {steps} SMO steps "
+              f"{1e3 * smo:.1f} ms ({1e6 * smo / max(steps, 1):.0f} µs a step, kernel rows included); "
+              f"{polishes:.0f} polishes {1e3 * polished:.1f} ms ({active:.0f} active-set steps, "
+              f"{1e6 * polished / max(active, 1):.0f} µs a step); exact gradients {1e3 * exact:.1f} ms; the rest "
+              f"{1e3 * (seconds - smo - polished - exact):.1f} ms")
+        total = sum(by_module.values())
+        print(f"  self time per module under cProfile ({1e3 * total / rounds:.1f} ms a fit there):")
+        for module, t in sorted(by_module.items(), key=lambda m: -m[1]):
+            print(f"  {module:<26}{1e3 * t / rounds:>8.2f} ms  {100 * t / total:>5.1f} %")
+        print()
+
+
 RIDGE_SIZES = (500, 1000, 2000, 5000)
 
 
@@ -230,20 +319,30 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--tols", default=f"1e-3,{APP_TOL:g}")
-    parser.add_argument("--checkout", type=Path, default=ROOT)
+    parser.add_argument("--checkout", type=Path, action="append",
+                        help="a checkout whose kernel_core to time (default: this one); repeat to time several")
     parser.add_argument("--all", action="store_true", help="print every setting, not only the worst five")
+    parser.add_argument("--csv", type=Path, help="write every setting's row to this CSV file")
+    parser.add_argument("--profile", action="append", metavar='"DATA KERNEL C"',
+                        help="profile this setting's fit instead (e.g. \"heart_scale rbf 1000\"); repeatable")
     parser.add_argument("--ridge", action="store_true", help="kernel ridge against scikit-learn's instead")
     args = parser.parse_args()
-    checkout = args.checkout.resolve()
-    core = load(checkout, "kernel_core_measured")
+    checkouts = [c.resolve() for c in args.checkout or [ROOT]]
+    cores = [load(c, f"kernel_core_measured{i}") for i, c in enumerate(checkouts)]
     tols = [float(t) for t in args.tols.split(",")]
     start = machine_state()
     with threadpool_limits(1):
         if args.ridge:
-            ridge(core, args.rounds, start)
+            ridge(cores[0], args.rounds, start)
             return
-        by_tol = run(core, tols, args.rounds)
-    report(by_tol, args.rounds, start, f"kernel_core of {checkout}", args.all)
+        if args.profile:
+            profile(cores[0], args.profile, tols[0], args.rounds)
+            return
+        by_core = run(cores, tols, args.rounds)
+    for checkout, by_tol in zip(checkouts, by_core):
+        report(by_tol, args.rounds, start, f"kernel_core of {checkout}", args.all)
+    if args.csv:
+        write_csv(by_core, [str(c) for c in checkouts], args.csv)
 
 
 if __name__ == "__main__":

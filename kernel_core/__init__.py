@@ -8,6 +8,7 @@ with the fix. Imports numpy and the standard library only.
     svm           DualSVM (SMO on the dual) and PrimalSVM (interior point on the primal)
     smo           the one step rule of the dual: SMO (WSS 2) and coordinate descent, on a batch of problems
     dual          what runs it to tol: kernel rows, warm starts, the active-set polish of the face
+    face          the polish's face system for one problem, its inverse updated as the free set changes
     batch         the dual of many problems at once (the validation grid), with the same step rule and polish
     primal        the primal interior-point method, its polish, the Farkas proof of non-separability
     crossval      k-fold cross-validation over a C × γ grid (warm-started)
@@ -30,6 +31,7 @@ from . import (
                crossval,
                descent,
                dual,
+               face,
                feature_maps,
                formula,
                grid,
@@ -48,6 +50,6 @@ from . import (
                validation,
 )
 
-__all__ = ["batch", "crossval", "descent", "dual", "feature_maps", "formula", "grid", "history", "kernels", "logistic",
-           "mercer", "multiclass", "pegasos", "perceptron", "primal", "representer", "ridge", "smo", "svm",
+__all__ = ["batch", "crossval", "descent", "dual", "face", "feature_maps", "formula", "grid", "history", "kernels",
+           "logistic", "mercer", "multiclass", "pegasos", "perceptron", "primal", "representer", "ridge", "smo", "svm",
            "validation"]

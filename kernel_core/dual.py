@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .face import FaceSystem
 from .kernels import checked_gram
 from .smo import Batch, One, coordinate_move, coordinate_step, kkt_gap, pair_step
 from .validation import check_array
@@ -363,9 +364,12 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
     - else move to it, and free the bounded alpha that violates its KKT condition most (if any).
     Written once over the operations of kernel_core.smo's states, as its step rule is: a single fit's problem is
     an smo.One, a batch an smo.Batch (its faces padded to the largest with identity rows). rows reads K:
-    kernel_core.dual.KernelRows for one problem, rows(p, idx) = K[p, idx] for a batch.
-    Returns the new alpha, always in the box, the work each problem spent (Σ |F|³), and whether its Σ alpha_i y_i
-    stayed 0; with a PSD kernel the dual objective never falls on the way (it is concave along each step).
+    kernel_core.dual.KernelRows for one problem, rows(p, idx) = K[p, idx] for a batch. One problem keeps its face
+    system from step to step (kernel_core.face: an inverse updated in O(|F|²) as one index enters or leaves F); a
+    batch builds and solves each step's afresh.
+    Returns the new alpha, always in the box, the work each problem spent (Σ |F|³ per fresh solve, a few |F|² per
+    updated one), and whether its Σ alpha_i y_i stayed 0; with a PSD kernel the dual objective never falls on the
+    way (it is concave along each step).
     A face with more than POLISH_MAX_FREE free alphas is left to SMO.
     """
     alpha, v = alpha.copy(), v.copy()
@@ -374,6 +378,8 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
     work = np.zeros(alpha.shape[:-1] + (1,))
     released = np.zeros(alpha.shape, dtype=bool)
     factor = getattr(rows, "factor", None)
+    # one problem keeps its face system from step to step (kernel_core.face); a batch solves its padded faces afresh
+    system = FaceSystem(rows, y, fit_intercept) if alpha.ndim == 1 else None
     going = True
     for _ in range(POLISH_STEPS):
         free = (s.alpha > 0) & (s.alpha < C)
@@ -387,16 +393,25 @@ def polish(rows, diag, y, C, alpha, v, fit_intercept, budget=POLISH_WORK):
         free, count, released = kept
         F = s.face(free, count)
         k = F.shape[-1]
+        # a face larger than the rank of a known factor K = Z Zᵀ is solved in the factor's dimensions, and reads
+        # no kernel row
+        Z_F = factor[F] if factor is not None and k > factor.shape[1] + 1 else None
+        if Z_F is None and system is not None:
+            F = system.face(free, F)                                # the same set, in the order the system keeps
         yF = s.pad(s.gather(s.y, F))
         r = yF * s.gather(s.v, F)                                   # -(G alpha - 1)_F = y_F v_F
         if fit_intercept:
             r = np.concatenate([r, np.zeros(F.shape[:-1] + (1,))], axis=-1)
-        # a face larger than the rank of a known factor K = Z Zᵀ is solved in the factor's dimensions, and reads
-        # no kernel row
-        Z_F = factor[F] if factor is not None and k > factor.shape[1] + 1 else None
         if Z_F is not None:
             x, cost = _solve_low_rank(Z_F, yF, r, fit_intercept)
             rest = r - _low_rank_product(Z_F, yF, x, fit_intercept)
+        elif system is not None:
+            x, rest, cost = system.solve(r)
+            if x is None:
+                A = system.matrix()
+                x, more = _solve(s, A, r)
+                rest, cost = r - A @ x, cost + more
+            K_F = system.rows_F()
         else:
             K_F = s.block(F)                                        # the rows K[F, :]
             m = k + 1 if fit_intercept else k                       # with the offset, b's row and column
