@@ -1,4 +1,4 @@
-"""Plotly figure builders: pure functions (arrays, options) -> go.Figure; numpy and plotly only.
+"""Plotly figure builders: pure functions (arrays, options) -> figures.Figure; numpy and plotly only.
 
 Builders write traces and layouts as plain dicts and make the figure with `figure`, which skips Plotly's
 property validation: validating was most of a slider move's server time on the Pegasos page (5 figures). The
@@ -16,6 +16,7 @@ import functools
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from figures.palette import COLORWAY, GREYS
 
@@ -41,10 +42,36 @@ def _titles(spec):
     return spec
 
 
-def figure(data, layout, frames=None):
-    """A go.Figure of trace dicts and a layout dict, not validated, in the lab's template.
+class Figure:
+    """What `figure` returns: the figure's dict, ready to send (`to_dict`, `to_json`), and for anything else (`data`,
+    `layout`, ...) the go.Figure of the same traces and layout, unvalidated, built the first time it is read. Building
+    a go.Figure costs ~5 ms even unvalidated (plotly makes an object per trace and per property), about five sixths
+    of a decision plot's making, and the app only ever sends the dict: a page making its figures on a cache-missing
+    move built one for nothing per chart."""
 
-    Its dict (what st.plotly_chart sends) is made once, here: to_dict returns it from then on, so a
+    def __init__(self, data, layout, spec):
+        self._data, self._layout, self._spec = data, layout, spec
+
+    def to_dict(self):
+        return self._spec
+
+    def to_json(self, **kwargs):
+        return pio.to_json(self._spec, validate=False, **kwargs)
+
+    def __getattr__(self, name):
+        # only for names the object lacks: a private one (figure_json's and deferred_frames' own marks) is absent
+        if name.startswith("_"):
+            raise AttributeError(name)
+        made = self.__dict__.get("_go")
+        if made is None:
+            made = self._go = go.Figure(data=self._data, layout=self._layout, _validate=False)
+        return getattr(made, name)
+
+
+def figure(data, layout, frames=None):
+    """A Figure of trace dicts and a layout dict, not validated, in the lab's template.
+
+    Its dict (what the chart element sends) is made once, here: to_dict returns it from then on, so a
     cached figure is not converted again on every draw. Frames (JSON-ready dicts) go into that dict
     only, not into go.Frame objects (costly to build even unvalidated); their numpy arrays become
     base64 typed arrays there, as the traces' do in to_dict (the JSON encoder would write lists of numbers).
@@ -55,13 +82,11 @@ def figure(data, layout, frames=None):
     asks for them (lab/live_chart.py: a student pressed Play).
     """
     data, layout = _titles(list(data)), {"template": TEMPLATE_SPEC, **_titles(layout)}
-    fig = go.Figure(data=data, layout=layout, _validate=False)
-    spec = {"data": typed_arrays(data), "layout": typed_arrays(layout)}
+    fig = Figure(data, layout, {"data": typed_arrays(data), "layout": typed_arrays(layout)})
     if callable(frames):
         fig._make_frames = functools.cache(lambda: typed_arrays(_titles(list(frames()))))
     elif frames:
-        spec["frames"] = typed_arrays(_titles(list(frames)))
-    fig.to_dict = lambda: spec
+        fig._spec["frames"] = typed_arrays(_titles(list(frames)))
     return fig
 
 

@@ -1,6 +1,6 @@
 """Figures for lesson 1: the cost of explicit features and the Gaussian's truncated Taylor map.
 
-Pure functions (arrays, options) -> go.Figure; curves go out as float32, the short series of
+Pure functions (arrays, options) -> figures.Figure; curves go out as float32, the short series of
 counts and errors as float64 (float32 would round counts above 2²⁴).
 """
 

@@ -1,6 +1,6 @@
 """Figures for lesson 5: the Gram matrix, its eigenvalue spectrum and the certificate c of a failure.
 
-Pure functions (arrays, options) -> go.Figure; arrays go out as float32 when they fit (figures.plot_values), else
+Pure functions (arrays, options) -> figures.Figure; arrays go out as float32 when they fit (figures.plot_values), else
 float64.
 """
 

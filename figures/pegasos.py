@@ -1,6 +1,6 @@
 """Figures for lesson 4: Pegasos (Algorithm 1 of Lecture 8) and the kernel perceptron.
 
-Pure functions (arrays, options) -> go.Figure. Arrays go out as float32 when they fit (figures.plot_values); the α
+Pure functions (arrays, options) -> figures.Figure. Arrays go out as float32 when they fit (figures.plot_values); the α
 animation plays in the browser from Plotly frames, so scrubbing it never reruns the server.
 """
 

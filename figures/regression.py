@@ -1,6 +1,6 @@
 """Figures for 1-D regression (lessons 1 and 6): fitted curves, the representer bumps, histories.
 
-Pure functions (arrays, options) -> go.Figure; arrays go out as float32.
+Pure functions (arrays, options) -> figures.Figure; arrays go out as float32.
 """
 
 import numpy as np

@@ -176,7 +176,7 @@ def _wants_frames(key, raw):
 
 
 def chart(fig, *, key, height=None, name=None, present=False, follow=None):
-    """Draw `fig` (a go.Figure, e.g. from figures.figure) and redraw it in place on later reruns. name: what a
+    """Draw `fig` (a figures.figure, or any go.Figure) and redraw it in place on later reruns. name: what a
     screen reader calls it, when its title or axes do not tell it from another chart on the page; present:
     presenter mode; follow: the key of a chart with a replay whose player also steps this chart's frames (it has no
     player of its own)."""
@@ -263,7 +263,7 @@ def cell_chart(fig, *, key, shape, on_cell, height=None, name=None, present=Fals
 
 
 def boundary_chart(fig, *, key, own, new_class, on_event, name=None, present=False, route=None):
-    """Draw a decision plot (a go.Figure that draws the student's points as its OWN_POINTS trace) in place;
+    """Draw a decision plot (a figure that draws the student's points as its OWN_POINTS trace) in place;
     clicks, drags and double-clicks on it become ChartEvents. `own`: the student's points (their count bounds
     the indices); `new_class`: the class a click adds (+1, −1 or 2; shift-click adds OTHER_CLASS[new_class]).
     `on_event(event)` runs as a widget callback, before the script reruns, so everything drawn in that rerun
