@@ -66,6 +66,7 @@ class Record:
         self.seconds = []            # time to each route answer the client waited for
         self.heatmaps = Counter()    # throwaway sessions: "opened" or the error
         self.fetches = []            # the prober's page + bundle fetch times
+        self.client_cpu = 0.0        # CPU seconds of the attack's own process (its clients run on this machine too)
 
     def add(self, counter, key, seconds=None, into=None):
         with self.lock:
@@ -174,7 +175,7 @@ def attack_side(port, stop, results, args, seed):
     stop.wait()
     for th in threads:
         th.join(timeout=args.attack_timeout + args.timeout + 5)
-    results.put((record.answers, record.seconds, record.heatmaps))
+    results.put((record.answers, record.seconds, record.heatmaps, time.process_time()))
 
 
 def attack(record, args, seed):
@@ -187,12 +188,13 @@ def attack(record, args, seed):
         process.start()
         stop.wait()
         done.set()
-        answers, seconds, heatmaps = results.get(timeout=args.attack_timeout + args.timeout + 30)
+        answers, seconds, heatmaps, cpu = results.get(timeout=args.attack_timeout + args.timeout + 30)
         process.join(timeout=10)
         with record.lock:
             record.answers.update(answers)
             record.seconds += seconds
             record.heatmaps.update(heatmaps)
+            record.client_cpu += cpu
     return run
 
 
@@ -255,7 +257,8 @@ def main():
         print("  throwaway sessions and page fetches: "
               + ", ".join(f"{k} ×{v}" for k, v in sorted(record.heatmaps.items())))
         print(f"  server CPU {attacked['cpu']:.1f} s attacked vs {quiet['cpu']:.1f} s quiet: the attack cost "
-              f"{attacked['cpu'] - quiet['cpu']:.1f} s of CPU in {attacked['elapsed']:.0f} s")
+              f"{attacked['cpu'] - quiet['cpu']:.1f} s of CPU in {attacked['elapsed']:.0f} s; the attacking clients' "
+              f"own process used {record.client_cpu:.1f} s of this machine's CPU beside it (in a room: theirs)")
         for name, run_, fetches in (("quiet", quiet, quiet_record.fetches), ("attacked", attacked, record.fetches)):
             print(f"  {name}: page fetch (index.html + bundle) p95 {percentile(fetches, 95):.2f} s, "
                   f"max {max(fetches, default=float('nan')):.2f} s; first run of a page p95 "
