@@ -174,6 +174,15 @@ def wait_for_points(page, changed_from, timeout=30_000):
     return points_in_url(page)
 
 
+def drag(page, x, y, dx, dy, steps=8):
+    """Press at (x, y), move by (dx, dy) in `steps` even steps, release: a drag as a hand makes it."""
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for k in range(1, steps + 1):
+        page.mouse.move(x + dx * k / steps, y + dy * k / steps)
+    page.mouse.up()
+
+
 def test_3d_camera_survives_a_slider_move_on_the_circle_lesson(browser, app_url):
     page = open_lesson(browser, f"{app_url}/circle")
     left, top, width, height = page.evaluate(
@@ -181,11 +190,7 @@ def test_3d_camera_survives_a_slider_move_on_the_circle_lesson(browser, app_url)
         f"return [r.left, r.top, r.width, r.height]; }}",
         "cl_lift3d")
     cx, cy = left + width / 2, top + height / 2
-    page.mouse.move(cx, cy)
-    page.mouse.down()
-    for k in range(1, 11):
-        page.mouse.move(cx + 12 * k, cy + 4 * k)
-    page.mouse.up()
+    drag(page, cx, cy, 120, 40, steps=10)
     page.wait_for_timeout(500)
     eye = "(key) => { const c = (" + PLOT_JS + ")(key)._fullLayout.scene.camera.eye; return [c.x, c.y, c.z]; }"
     rotated = page.evaluate(eye, "cl_lift3d")
@@ -226,11 +231,7 @@ def test_a_chart_far_below_the_window_is_redrawn_when_it_is_scrolled_near_not_on
 def pan(page, key, dx, dy):
     left, top, width, height = plot_box(page, key)
     x, y = left + width * 0.3, top + height * 0.6
-    page.mouse.move(x, y)
-    page.mouse.down()
-    for k in range(1, 9):
-        page.mouse.move(x + dx * k / 8, y + dy * k / 8)
-    page.mouse.up()
+    drag(page, x, y, dx, dy)
     page.wait_for_timeout(400)
 
 
@@ -288,11 +289,7 @@ def test_the_first_click_leaves_the_plot_where_it_was_so_the_point_can_be_dragge
     assert plot_box(page, "rgl_boundary") == pytest.approx(before, abs=0.5)
     x, y = to_screen(page, "rgl_boundary", *points[0][:2])
     expected = to_data(page, "rgl_boundary", x + 30, y + 20)
-    page.mouse.move(x, y)
-    page.mouse.down()
-    for k in range(1, 7):
-        page.mouse.move(x + 30 * k / 6, y + 20 * k / 6)
-    page.mouse.up()
+    drag(page, x, y, 30, 20, steps=6)
     moved = wait_for_points(page, points)
     assert len(moved) == 1 and moved[0][:2] == pytest.approx(expected, abs=0.01), (moved, expected)
     page.close()
@@ -303,11 +300,7 @@ def test_an_own_point_is_dragged_to_where_it_is_dropped_and_removed_by_a_double_
     page = open_lesson(browser, f"{app_url}/primal-dual?pts=-0.75_-0.25_-1~0.25_0.50_1")
     x, y = to_screen(page, "pd_boundary", *second[:2])
     expected = to_data(page, "pd_boundary", x + 45, y + 30)
-    page.mouse.move(x, y)
-    page.mouse.down()
-    for k in range(1, 9):
-        page.mouse.move(x + 45 * k / 8, y + 30 * k / 8)
-    page.mouse.up()
+    drag(page, x, y, 45, 30)
     points = wait_for_points(page, [first, second])
     # the second point (its index travels in the trace's customdata) moved and kept its class; the first stayed
     assert len(points) == 2 and points[0] == first and points[1][2] == 1, points
@@ -604,11 +597,7 @@ def test_a_click_a_drag_and_a_delete_are_drawn_from_the_route_before_their_event
     assert len(drawn) == 2 and sends and sends[0] >= max(drawn), (drawn, sends)
 
     x, y = to_screen(page, "pd_boundary", *points[0][:2])
-    page.mouse.move(x, y)
-    page.mouse.down()
-    for k in range(1, 9):
-        page.mouse.move(x - 40 * k / 8, y + 25 * k / 8)
-    page.mouse.up()
+    drag(page, x, y, -40, 25)
     moved = wait_for_points(page, points)
     assert len(moved) == 1 and moved[0][:2] != points[0][:2], moved
     wait_idle(page)
