@@ -157,9 +157,9 @@ def decision_figure(xs, ys, Z, X, y, *, free_sv=None, bounded_sv=None, title=Non
              (bounded_sv, "bounded SV (α = C)", SECONDARY, "dot")]
     for idx, name, color, dash in rings:
         if idx is not None:
+            ring_x, ring_y = (X[idx, 0], X[idx, 1]) if len(idx) else (EMPTY, EMPTY)
             traces.append(dict(type="scatter",
-                x=X[idx, 0] if len(idx) else EMPTY, y=X[idx, 1] if len(idx) else EMPTY, mode="markers", name=name,
-                hoverinfo="skip",
+                x=ring_x, y=ring_y, mode="markers", name=name, hoverinfo="skip",
                 marker=dict(symbol="circle-open", size=16, color=color, line=dict(width=2.5, color=color)),
             ))
     traces += list(overlays)
