@@ -581,8 +581,36 @@ class Chart {
     }
     if (this.options.present) this.presentLayout(layout);
     if (this.modebarTop) layout.margin = {...layout.margin, t: Math.max(layout.margin?.t ?? 100, this.modebarTop)};
+    this.keepRoom(layout);
     if (this.options.mode === "boundary" || this.options.mode === "cells") layout.clickmode = "none";
     return styled(layout, pageTheme(), this.options.present);
+  }
+
+  // the margins the chart's last draw took (its own, widened by Plotly for tick labels, axis titles, the legend and a
+  // colour bar) are the least the next draw takes, until the chart's width, look, legend entries or axis titles change
+  // or its view is reset: a figure whose tick labels need less room (C from 0.0316 to 0.0562 turns "0.005" into
+  // "0.01") keeps the plot area where it was, instead of shifting it under the student's eyes, and is drawn once
+  // (Plotly draws a figure a second time whenever its margins change)
+  keepRoom(layout) {
+    const titles = Object.entries(layout).filter(([name, axis]) => /^[xy]axis\d*$/.test(name) && isObject(axis))
+      .map(([name, axis]) => `${name}:${JSON.stringify(axis.title ?? "")}`);
+    const names = this.figure.data.map((trace) => trace.name ?? "");
+    const key = JSON.stringify([this.width, this.lookText, this.resets, titles, names]);
+    if (key !== this.roomKey) {
+      this.roomKey = key;
+      this.room = null;
+    }
+    if (!this.room) return;
+    const margin = {...layout.margin};
+    for (const [side, px] of Object.entries(this.room)) margin[side] = Math.max(margin[side] ?? 0, px);
+    layout.margin = margin;
+  }
+
+  // what the draw just made took (gd._fullLayout._size is plotly.js's own: tests/browser/test_browser.py's
+  // test_the_plot_area_stays_where_it_was_as_tick_labels_get_shorter fails on a plotly.js that moves it)
+  tookRoom() {
+    const size = this.gd._fullLayout && this.gd._fullLayout._size;
+    if (size) this.room = {l: size.l, r: size.r, t: size.t, b: size.b};
   }
 
   // presenter mode: taller, within the window below a slide's head; a legend the figure puts above the plot goes
@@ -644,6 +672,7 @@ class Chart {
     } finally {
       this.drawing = false;
     }
+    this.tookRoom();
     this.draws += 1;
     this.gd.setAttribute("data-kl-draws", String(this.draws));
     this.root.removeAttribute("data-kl-error");

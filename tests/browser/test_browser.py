@@ -295,6 +295,20 @@ def test_the_first_click_leaves_the_plot_where_it_was_so_the_point_can_be_dragge
     page.close()
 
 
+def test_the_plot_area_stays_where_it_was_as_tick_labels_get_shorter(browser, app_url):
+    # lesson 3's α's are plotted up to C: from C = 0.01 up, the y axis's labels go from "0.002" to "0.02", and Plotly's
+    # margin for them shrank with them, shifting the plot area left under the student's eyes (and drawing the chart a
+    # second time on each such move)
+    page = open_lesson(browser, f"{app_url}/primal-dual?pd_C=0.01")
+    boxes = [plot_box(page, "pd_alpha")]
+    for _ in range(4):
+        slider_step(page, "slack penalty")
+        boxes.append(plot_box(page, "pd_alpha"))
+    assert "pd_C=0.1" in page.url
+    assert all(box == pytest.approx(boxes[0], abs=0.5) for box in boxes), boxes
+    page.close()
+
+
 def test_an_own_point_is_dragged_to_where_it_is_dropped_and_removed_by_a_double_click(browser, app_url):
     first, second = (-0.75, -0.25, -1), (0.25, 0.5, 1)
     page = open_lesson(browser, f"{app_url}/primal-dual?pts=-0.75_-0.25_-1~0.25_0.50_1")

@@ -54,3 +54,19 @@ def test_importing_serve_py_leaves_one_blas_thread_before_any_page_runs():
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split()[-1] == "[1]", out.stdout
+
+
+def test_uvicorn_serves_the_app_on_uvloop_and_httptools():
+    # requirements.txt installs both for their lower latency under load (docs/PERFORMANCE.md): uvicorn takes them by
+    # itself ("auto") when they are importable, with the options Streamlit 1.67 gives it, which name neither
+    import uvicorn
+    import uvloop
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    loop = uvicorn.Config(app=None).get_loop_factory()()
+    try:
+        assert isinstance(loop, uvloop.Loop)
+    finally:
+        loop.close()
+    assert AutoHTTPProtocol is HttpToolsProtocol
