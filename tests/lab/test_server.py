@@ -58,15 +58,18 @@ def test_importing_serve_py_leaves_one_blas_thread_before_any_page_runs():
 
 def test_uvicorn_serves_the_app_on_uvloop_and_httptools():
     # requirements.txt installs both for their lower latency under load (docs/PERFORMANCE.md): uvicorn takes them by
-    # itself ("auto") when they are importable, with the options Streamlit 1.67 gives it, which name neither
+    # itself ("auto") when they are importable, and the options Streamlit gives it name neither (its private helper
+    # is read here so that a Streamlit that starts naming an event loop or a parser fails this test)
     import uvicorn
     import uvloop
+    from streamlit.web.server.starlette.starlette_server import _get_uvicorn_config_kwargs
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    loop = uvicorn.Config(app=None).get_loop_factory()()
+    options = uvicorn.Config(app=None, **_get_uvicorn_config_kwargs())
+    loop = options.get_loop_factory()()
     try:
         assert isinstance(loop, uvloop.Loop)
     finally:
         loop.close()
-    assert AutoHTTPProtocol is HttpToolsProtocol
+    assert options.http == "auto" and AutoHTTPProtocol is HttpToolsProtocol
